@@ -1,0 +1,19 @@
+"""minelab: a research lab for Minesweeper-playing agents.
+
+    import minelab as ml
+    game = ml.Game(ml.BEGINNER, seed=1); game.reveal(0, 0); game
+    df = ml.play("random", "9x9x10", n_games=10_000, seed=0)
+"""
+from .cells import COVERED, FLAG, FLAGGED, LOST, MINE, ONGOING, REVEAL, UNFLAG, WON
+from .levels import BEGINNER, BEGINNER_9, EXPERT, INTERMEDIATE, PRESETS, Level
+from .engine import Game, IllegalMove, Move
+from .agents import Agent, list_agents, make_agent
+from .runner import play, summarize
+from .stats import wilson
+
+__version__ = "0.1.0"
+__all__ = [
+    "COVERED", "FLAGGED", "MINE", "ONGOING", "WON", "LOST", "REVEAL", "FLAG", "UNFLAG",
+    "Level", "BEGINNER", "BEGINNER_9", "INTERMEDIATE", "EXPERT", "PRESETS",
+    "Game", "IllegalMove", "Move", "Agent", "make_agent", "list_agents", "play", "summarize", "wilson",
+]

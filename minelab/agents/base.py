@@ -1,0 +1,81 @@
+"""The agent interface and the registry.
+
+An agent decides with one njit function. Interactive play calls it through
+`choose(game)`; batch play (`play_batch`, used by the runner) runs a numba kernel that
+loops over games and calls the *same* function, so both paths make identical choices
+from the same random stream.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine import Game, Move, as_generator
+from ..levels import Level
+
+_REGISTRY: dict[str, type["Agent"]] = {}
+
+
+def register(cls):
+    """Class decorator: make the agent available as make_agent(cls.name)."""
+    if cls.name in _REGISTRY:
+        raise ValueError(f"agent name {cls.name!r} is registered twice")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def list_agents() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def make_agent(name: str, **params) -> "Agent":
+    if name not in _REGISTRY:
+        raise ValueError(f"agent must be one of {', '.join(list_agents())}; got {name!r}")
+    return _REGISTRY[name](**params)
+
+
+class Agent:
+    """Base class. Subclasses set `name`, and implement `_decide` and `_batch`."""
+
+    name = "agent"
+    cheat = False  # True only for the labelled oracle: reads hidden mines during play
+    learns = False  # True when the agent keeps learning across the games it plays
+
+    def __init__(self, seed=None):
+        self.rng = as_generator(seed)
+
+    # the parameters that define the agent (for records and result keys)
+    def params(self) -> dict:
+        return {}
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
+        return f"{type(self).__name__}({inner})"
+
+    # --- interactive ---------------------------------------------------------------
+    def choose(self, game: Game) -> Move:
+        """The next move for `game` (which must be in progress)."""
+        if game.over:
+            raise ValueError("choose() needs a game in progress; this one is over")
+        return self._choose(game)
+
+    def _choose(self, game: Game) -> Move:
+        raise NotImplementedError
+
+    def game_over(self, game: Game) -> None:
+        """Learning hook after an interactive game ends (no-op for non-learners)."""
+
+    def play_game(self, game: Game) -> Game:
+        """Play `game` to its end with this agent, then let it learn."""
+        while not game.over:
+            game.apply(self.choose(game))
+        self.game_over(game)
+        return game
+
+    # --- batch ---------------------------------------------------------------------
+    def play_batch(self, gs, n_games: int, deal_rng: np.random.Generator, out: np.ndarray) -> None:
+        """Play n_games on the game state `gs`, one row of `out` per game (engine.RECORD_FIELDS)."""
+        raise NotImplementedError
+
+
+def cell_to_move(kind: int, cell: int, level: Level) -> Move:
+    return Move(kind, int(cell) // level.cols, int(cell) % level.cols)

@@ -1,0 +1,96 @@
+"""The blog's Marginal model (antimatroid 2012): a naive learner.
+
+It keeps, per cell, how often a mine has been seen there at the end of past games and
+reveals the covered cell with the greatest empirical probability of being empty,
+ties broken uniformly at random. Mines are uniform, so it should do no better than
+random: the blog uses it as the "chance" line. It learns only after a game ends, from
+the layout the player sees then (all mines are shown after a loss; after a win the
+covered cells are the mines).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cells import COVERED, REVEAL
+from ..engine import ST_STATUS, begin_game, record_game, reveal_cell
+from .base import Agent, cell_to_move, register
+
+
+@njit(cache=True)
+def marginal_decide(view, mine_seen, games_seen, rng):
+    """argmax over covered cells of 1 - mine_seen/games_seen, uniform among ties."""
+    best = -1.0
+    choice = -1
+    ties = 0
+    for i in range(view.shape[0]):
+        if view[i] != COVERED:
+            continue
+        p_empty = 1.0 if games_seen == 0 else 1.0 - mine_seen[i] / games_seen
+        if p_empty > best:
+            best = p_empty
+            choice = i
+            ties = 1
+        elif p_empty == best:
+            ties += 1
+            if rng.random() * ties < 1.0:  # reservoir sampling: each tie kept w.p. 1/ties
+                choice = i
+    return choice
+
+
+@njit(cache=True)
+def marginal_learn(mine, mine_seen, games_seen):
+    for i in range(mine.shape[0]):
+        mine_seen[i] += mine[i]
+    games_seen[0] += 1
+
+
+@njit(cache=True)
+def marginal_batch(gs, n_games, deal_rng, agent_rng, mine_seen, games_seen, out):
+    st = gs[1]
+    mine = gs[2]
+    view = gs[4]
+    for g in range(n_games):
+        begin_game(gs, deal_rng)
+        while st[ST_STATUS] == 0:
+            cell = marginal_decide(view, mine_seen, games_seen[0], agent_rng)
+            reveal_cell(gs, cell, deal_rng)
+        marginal_learn(mine, mine_seen, games_seen)
+        record_game(gs, out, g)
+
+
+@register
+class MarginalAgent(Agent):
+    """Avoids the cells where mines were seen most often in past games."""
+
+    name = "marginal"
+    learns = True
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        self._memory: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+    def memory(self, rows: int, cols: int):
+        """(mine_seen int64[rows*cols], games_seen int64[1]) for this board shape."""
+        key = (rows, cols)
+        if key not in self._memory:
+            self._memory[key] = (np.zeros(rows * cols, np.int64), np.zeros(1, np.int64))
+        return self._memory[key]
+
+    def mine_frequency(self, rows: int, cols: int) -> np.ndarray:
+        seen, games = self.memory(rows, cols)
+        return (seen / max(int(games[0]), 1)).reshape(rows, cols)
+
+    def _choose(self, game):
+        seen, games = self.memory(game.level.rows, game.level.cols)
+        cell = marginal_decide(game._gs[4], seen, games[0], self.rng)
+        return cell_to_move(REVEAL, cell, game.level)
+
+    def game_over(self, game):
+        seen, games = self.memory(game.level.rows, game.level.cols)
+        marginal_learn(game._gs[2], seen, games)
+
+    def play_batch(self, gs, n_games, deal_rng, out):
+        rows, cols = int(gs[0][0]), int(gs[0][1])
+        seen, games = self.memory(rows, cols)
+        marginal_batch(gs, n_games, deal_rng, self.rng, seen, games, out)

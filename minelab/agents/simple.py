@@ -1,0 +1,87 @@
+"""Baselines: `random` (uniform over covered cells) and `oracle` (labelled cheat).
+
+The oracle reveals safe cells only (it reads the hidden layout); it is the ceiling of
+every agent, the engine's throughput benchmark, and a test fixture.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cells import REVEAL
+from ..engine import begin_game, random_covered_cell, record_game, reveal_cell
+from ..engine import ST_DEALT, ST_STATUS
+from .base import Agent, cell_to_move, register
+
+
+# ------------------------------------------------------------------------ random
+@njit(cache=True)
+def random_decide(view, rng):
+    return random_covered_cell(view, rng)
+
+
+@njit(cache=True)
+def random_batch(gs, n_games, deal_rng, agent_rng, out):
+    view = gs[4]
+    st = gs[1]
+    for g in range(n_games):
+        begin_game(gs, deal_rng)
+        while st[ST_STATUS] == 0:
+            reveal_cell(gs, random_decide(view, agent_rng), deal_rng)
+        record_game(gs, out, g)
+
+
+@register
+class RandomAgent(Agent):
+    """Reveals a uniformly random covered cell; never flags."""
+
+    name = "random"
+
+    def _choose(self, game):
+        cell = random_decide(game._gs[4], self.rng)
+        return cell_to_move(REVEAL, cell, game.level)
+
+    def play_batch(self, gs, n_games, deal_rng, out):
+        random_batch(gs, n_games, deal_rng, self.rng, out)
+
+
+# ------------------------------------------------------------------------ oracle
+@njit(cache=True)
+def oracle_decide(view, mine, dealt, start):
+    """First covered safe cell at or after `start` (any covered cell before dealing)."""
+    n = view.shape[0]
+    for k in range(n):
+        i = (start + k) % n
+        if view[i] == -1 and (dealt == 0 or mine[i] == 0):
+            return i
+    return -1
+
+
+@njit(cache=True)
+def oracle_batch(gs, n_games, deal_rng, out):
+    st = gs[1]
+    mine = gs[2]
+    view = gs[4]
+    for g in range(n_games):
+        begin_game(gs, deal_rng)
+        cell = 0
+        while st[ST_STATUS] == 0:
+            cell = oracle_decide(view, mine, st[ST_DEALT], cell)
+            reveal_cell(gs, cell, deal_rng)
+        record_game(gs, out, g)
+
+
+@register
+class OracleAgent(Agent):
+    """CHEAT: reads the hidden mines and reveals safe cells in scan order. A ceiling, not a player."""
+
+    name = "oracle"
+    cheat = True
+
+    def _choose(self, game):
+        gs = game._gs
+        cell = oracle_decide(gs[4], gs[2], gs[1][ST_DEALT], 0)
+        return cell_to_move(REVEAL, cell, game.level)
+
+    def play_batch(self, gs, n_games, deal_rng, out):
+        oracle_batch(gs, n_games, deal_rng, out)

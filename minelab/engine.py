@@ -1,0 +1,441 @@
+"""The game engine: numba kernels over flat numpy arrays, and the `Game` wrapper.
+
+A game in progress is one tuple of arrays, `gs` (game state), that every kernel takes:
+
+    gs = (spec, st, mine, counts, view, work, nbr, nbr_count)
+
+    spec      int64[5]   rows, cols, mines, first-click rule code, flood fill (0/1)
+    st        int64[8]   the counters in ST_* below (status, moves, ...)
+    mine      uint8[n]   hidden layout (1 = mine); only valid once st[ST_DEALT] == 1
+    counts    int8[n]    true neighbour counts
+    view      int8[n]    what the player sees (COVERED, FLAGGED, 0..8; MINE after a loss)
+    work      int32[n]   scratch: candidate cells when dealing, the flood-fill stack
+    nbr       int32[n,8] neighbour cell indices (row-major flat index r*cols + c)
+    nbr_count int8[n]    how many entries of nbr[i] are valid
+
+The interactive `Game` and every agent's batch kernel drive the same kernels
+(`begin_game`, `reveal_cell`, `flag_cell`, `unflag_cell`), so the rules live here once.
+Randomness: only dealing draws random numbers, exactly `mines` draws of rng.random()
+per game whatever the rule, so a run's boards do not depend on what the agent does.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .cells import (
+    COVERED,
+    FLAG,
+    FLAGGED,
+    LOST,
+    MINE,
+    MOVE_NAMES,
+    ONGOING,
+    REVEAL,
+    RULE_NONE,
+    RULE_OPENING,
+    RULE_SAFE,
+    UNFLAG,
+    WON,
+)
+from .levels import Level
+
+# spec fields
+SP_ROWS, SP_COLS, SP_MINES, SP_RULE, SP_FLOOD = range(5)
+# st fields
+ST_STATUS, ST_DEALT, ST_MOVES, ST_CLICKS, ST_SAFE_CLICKS, ST_REVEALED, ST_FLAGS, ST_FLAG_MOVES = range(8)
+N_ST = 8
+
+# One row per game in batch runs (the runner turns them into a DataFrame).
+RECORD_FIELDS = ("won", "moves", "clicks", "safe_clicks", "revealed", "flag_moves")
+N_RECORD = len(RECORD_FIELDS)
+
+
+# ----------------------------------------------------------------------------- kernels
+@njit(cache=True)
+def neighbour_table(rows, cols):
+    n = rows * cols
+    nbr = np.full((n, 8), -1, np.int32)
+    nbr_count = np.zeros(n, np.int8)
+    for r in range(rows):
+        for c in range(cols):
+            i = r * cols + c
+            k = 0
+            for dr in range(-1, 2):
+                for dc in range(-1, 2):
+                    if dr == 0 and dc == 0:
+                        continue
+                    rr = r + dr
+                    cc = c + dc
+                    if 0 <= rr < rows and 0 <= cc < cols:
+                        nbr[i, k] = rr * cols + cc
+                        k += 1
+            nbr_count[i] = k
+    return nbr, nbr_count
+
+
+@njit(cache=True)
+def place_mines(mine, n_mines, rule, first, nbr, nbr_count, work, rng):
+    """Place `n_mines` uniformly over the cells the rule allows; exactly n_mines draws.
+
+    rule NONE: all cells; SAFE: all but `first`; OPENING: all but `first` and its
+    neighbours. A partial Fisher-Yates shuffle of the candidate list.
+    """
+    n = mine.shape[0]
+    mine[:] = 0
+    if rule != RULE_NONE:  # mark excluded cells, temporarily, in `mine`
+        mine[first] = 1
+        if rule == RULE_OPENING:
+            for k in range(nbr_count[first]):
+                mine[nbr[first, k]] = 1
+    m = 0
+    for i in range(n):
+        if mine[i] == 0:
+            work[m] = i
+            m += 1
+    mine[:] = 0
+    for i in range(n_mines):
+        j = i + np.int64(rng.random() * (m - i))
+        if j >= m:  # guards the (measure-zero) rounding of u * k up to k
+            j = m - 1
+        t = work[i]
+        work[i] = work[j]
+        work[j] = t
+        mine[work[i]] = 1
+
+
+@njit(cache=True)
+def neighbour_counts(mine, nbr, nbr_count, counts):
+    for i in range(mine.shape[0]):
+        s = 0
+        for k in range(nbr_count[i]):
+            s += mine[nbr[i, k]]
+        counts[i] = s
+
+
+@njit(cache=True)
+def flood_reveal(view, counts, nbr, nbr_count, cell, flood, stack):
+    """Reveal safe `cell` (covered); with `flood`, open the zero region around it.
+
+    Flagged cells are never opened by the flood (a flag is the player's to remove).
+    Returns the number of cells newly revealed.
+    """
+    view[cell] = counts[cell]
+    revealed = 1
+    if not flood or counts[cell] != 0:
+        return revealed
+    top = 0
+    stack[top] = cell
+    top += 1
+    while top > 0:
+        top -= 1
+        c = stack[top]
+        for k in range(nbr_count[c]):
+            j = nbr[c, k]
+            if view[j] == COVERED:
+                view[j] = counts[j]
+                revealed += 1
+                if counts[j] == 0:
+                    stack[top] = j
+                    top += 1
+    return revealed
+
+
+@njit(cache=True)
+def begin_game(gs, rng):
+    """Reset gs for a new game; with rule NONE the mines are dealt now."""
+    spec, st, mine, counts, view, work, nbr, nbr_count = gs
+    view[:] = COVERED
+    st[:] = 0
+    st[ST_STATUS] = ONGOING
+    if spec[SP_RULE] == RULE_NONE:
+        place_mines(mine, spec[SP_MINES], RULE_NONE, 0, nbr, nbr_count, work, rng)
+        neighbour_counts(mine, nbr, nbr_count, counts)
+        st[ST_DEALT] = 1
+    if spec[SP_ROWS] * spec[SP_COLS] == spec[SP_MINES]:
+        st[ST_STATUS] = WON  # nothing safe to reveal: won before the first move
+
+
+@njit(cache=True)
+def reveal_cell(gs, cell, rng):
+    """Reveal a covered, unflagged cell of an ongoing game (the caller checks legality).
+
+    Deals on the first click under SAFE / OPENING. Returns cells newly revealed, or -1
+    when the cell was a mine (the game is then LOST and every mine shows as MINE).
+    """
+    spec, st, mine, counts, view, work, nbr, nbr_count = gs
+    if st[ST_DEALT] == 0:
+        place_mines(mine, spec[SP_MINES], spec[SP_RULE], cell, nbr, nbr_count, work, rng)
+        neighbour_counts(mine, nbr, nbr_count, counts)
+        st[ST_DEALT] = 1
+    st[ST_MOVES] += 1
+    st[ST_CLICKS] += 1
+    if mine[cell]:
+        st[ST_STATUS] = LOST
+        for i in range(mine.shape[0]):
+            if mine[i]:
+                view[i] = MINE
+        return -1
+    st[ST_SAFE_CLICKS] += 1
+    got = flood_reveal(view, counts, nbr, nbr_count, cell, spec[SP_FLOOD] != 0, work)
+    st[ST_REVEALED] += got
+    if st[ST_REVEALED] == mine.shape[0] - spec[SP_MINES]:
+        st[ST_STATUS] = WON
+    return got
+
+
+@njit(cache=True)
+def flag_cell(gs, cell):
+    st = gs[1]
+    view = gs[4]
+    view[cell] = FLAGGED
+    st[ST_MOVES] += 1
+    st[ST_FLAGS] += 1
+    st[ST_FLAG_MOVES] += 1
+
+
+@njit(cache=True)
+def unflag_cell(gs, cell):
+    st = gs[1]
+    view = gs[4]
+    view[cell] = COVERED
+    st[ST_MOVES] += 1
+    st[ST_FLAGS] -= 1
+    st[ST_FLAG_MOVES] += 1
+
+
+@njit(cache=True)
+def record_game(gs, out, g):
+    st = gs[1]
+    out[g, 0] = 1 if st[ST_STATUS] == WON else 0
+    out[g, 1] = st[ST_MOVES]
+    out[g, 2] = st[ST_CLICKS]
+    out[g, 3] = st[ST_SAFE_CLICKS]
+    out[g, 4] = st[ST_REVEALED]
+    out[g, 5] = st[ST_FLAG_MOVES]
+
+
+@njit(cache=True)
+def count_covered(view):
+    k = 0
+    for i in range(view.shape[0]):
+        if view[i] == COVERED:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def random_covered_cell(view, rng):
+    """A uniformly random covered (unflagged) cell; -1 when there is none."""
+    k = count_covered(view)
+    if k == 0:
+        return -1
+    pick = np.int64(rng.random() * k)
+    if pick >= k:
+        pick = k - 1
+    for i in range(view.shape[0]):
+        if view[i] == COVERED:
+            if pick == 0:
+                return i
+            pick -= 1
+    return -1
+
+
+# ----------------------------------------------------------------------- Python side
+@lru_cache(maxsize=64)
+def _tables(rows: int, cols: int):
+    nbr, nbr_count = neighbour_table(rows, cols)
+    nbr.setflags(write=False)
+    nbr_count.setflags(write=False)
+    return nbr, nbr_count
+
+
+def new_game_state(level: Level, flood: bool = True):
+    """Fresh arrays for `level` (the `gs` tuple the kernels take); call begin_game next."""
+    n = level.cells
+    spec = np.array([level.rows, level.cols, level.mines, level.rule_code, int(bool(flood))], np.int64)
+    nbr, nbr_count = _tables(level.rows, level.cols)
+    return (
+        spec,
+        np.zeros(N_ST, np.int64),
+        np.zeros(n, np.uint8),
+        np.zeros(n, np.int8),
+        np.full(n, COVERED, np.int8),
+        np.zeros(n, np.int32),
+        nbr,
+        nbr_count,
+    )
+
+
+def as_generator(seed) -> np.random.Generator:
+    """int | SeedSequence | Generator | None -> Generator (a Generator is used as is, shared)."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None or isinstance(seed, (np.random.SeedSequence, int, np.integer)) and not isinstance(seed, bool):
+        if isinstance(seed, (int, np.integer)) and seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {seed}")
+        return np.random.Generator(np.random.PCG64(seed))
+    raise ValueError(f"seed must be a non-negative int, a SeedSequence or a Generator, got {seed!r}")
+
+
+def run_streams(seed) -> tuple[np.random.Generator, np.random.Generator]:
+    """The two independent streams of a run: (dealing boards, the agent's own choices).
+
+    Separate streams keep the boards of game i identical for every agent played with
+    the same seed (common random numbers: paired comparisons of agents).
+    """
+    if isinstance(seed, np.random.Generator):
+        raise ValueError("seed for a run must be an int or a SeedSequence, not a Generator")
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(_check_seed(seed))
+    deal, agent = ss.spawn(2)
+    return np.random.Generator(np.random.PCG64(deal)), np.random.Generator(np.random.PCG64(agent))
+
+
+def _check_seed(seed):
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    return int(seed)
+
+
+class Move(NamedTuple):
+    kind: int  # REVEAL, FLAG or UNFLAG
+    row: int
+    col: int
+
+    def __repr__(self) -> str:
+        return f"Move({MOVE_NAMES[self.kind]}, {self.row}, {self.col})"
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow (off the board, on a revealed cell, after the end)."""
+
+
+class Game:
+    """One game: `reveal`, `flag`, `unflag`, `view`, `status`, `moves`.
+
+    `seed` deals the board (int, SeedSequence, or a Generator to share a stream).
+    Under the `safe` and `opening` rules the mines are placed at the first reveal.
+    """
+
+    def __init__(self, level: "Level | str" = "beginner", seed=None, flood: bool = True):
+        self.level = Level.parse(level)
+        self.flood = bool(flood)
+        self._rng = as_generator(seed)
+        self._gs = new_game_state(self.level, self.flood)
+        self.moves: list[Move] = []
+        begin_game(self._gs, self._rng)
+
+    # --- state -------------------------------------------------------------------
+    @property
+    def view(self) -> np.ndarray:
+        """What the player sees: int8 (rows, cols), COVERED/FLAGGED/0..8 (MINE after a loss). Read-only."""
+        v = self._gs[4].reshape(self.level.rows, self.level.cols).view()
+        v.setflags(write=False)
+        return v
+
+    @property
+    def status(self) -> int:
+        return int(self._gs[1][ST_STATUS])
+
+    @property
+    def over(self) -> bool:
+        return self.status != ONGOING
+
+    @property
+    def won(self) -> bool:
+        return self.status == WON
+
+    @property
+    def lost(self) -> bool:
+        return self.status == LOST
+
+    @property
+    def revealed(self) -> int:
+        return int(self._gs[1][ST_REVEALED])
+
+    @property
+    def flags(self) -> int:
+        return int(self._gs[1][ST_FLAGS])
+
+    @property
+    def dealt(self) -> bool:
+        return bool(self._gs[1][ST_DEALT])
+
+    def mines_after_game(self) -> np.ndarray:
+        """The layout (bool (rows, cols)); only once the game is over (learning reads it then)."""
+        if not self.over:
+            raise IllegalMove("the mine layout is hidden while the game is in progress")
+        return self._gs[2].reshape(self.level.rows, self.level.cols).astype(bool)
+
+    # --- moves -------------------------------------------------------------------
+    def _cell(self, r, c, action: str) -> int:
+        if self.over:
+            raise IllegalMove(f"cannot {action} ({r}, {c}): the game is over ({'won' if self.won else 'lost'})")
+        rows, cols = self.level.rows, self.level.cols
+        for name, v, hi in (("row", r, rows), ("col", c, cols)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise IllegalMove(f"{name} must be an integer, got {v!r}")
+            if not 0 <= v < hi:
+                raise IllegalMove(f"{name} must be in [0, {hi - 1}] on a {rows}x{cols} board, got {v}")
+        return int(r) * cols + int(c)
+
+    def reveal(self, r: int, c: int) -> int:
+        """Reveal (r, c). Returns cells newly revealed, or -1 if it was a mine."""
+        i = self._cell(r, c, "reveal")
+        state = self._gs[4][i]
+        if state == FLAGGED:
+            raise IllegalMove(f"cannot reveal ({r}, {c}): it is flagged (unflag it first)")
+        if state != COVERED:
+            raise IllegalMove(f"cannot reveal ({r}, {c}): already revealed")
+        got = reveal_cell(self._gs, i, self._rng)
+        self.moves.append(Move(REVEAL, int(r), int(c)))
+        return int(got)
+
+    def flag(self, r: int, c: int) -> None:
+        i = self._cell(r, c, "flag")
+        state = self._gs[4][i]
+        if state == FLAGGED:
+            raise IllegalMove(f"cannot flag ({r}, {c}): already flagged")
+        if state != COVERED:
+            raise IllegalMove(f"cannot flag ({r}, {c}): it is revealed")
+        flag_cell(self._gs, i)
+        self.moves.append(Move(FLAG, int(r), int(c)))
+
+    def unflag(self, r: int, c: int) -> None:
+        i = self._cell(r, c, "unflag")
+        if self._gs[4][i] != FLAGGED:
+            raise IllegalMove(f"cannot unflag ({r}, {c}): it is not flagged")
+        unflag_cell(self._gs, i)
+        self.moves.append(Move(UNFLAG, int(r), int(c)))
+
+    def apply(self, move) -> int:
+        """Apply a Move (or a (kind, row, col) tuple)."""
+        kind, r, c = move
+        if kind == REVEAL:
+            return self.reveal(r, c)
+        if kind == FLAG:
+            self.flag(r, c)
+            return 0
+        if kind == UNFLAG:
+            self.unflag(r, c)
+            return 0
+        raise IllegalMove(f"move kind must be REVEAL (0), FLAG (1) or UNFLAG (2), got {kind!r}")
+
+    # --- display -----------------------------------------------------------------
+    def __repr__(self) -> str:
+        state = {ONGOING: "ongoing", WON: "won", LOST: "lost"}[self.status]
+        return f"Game({self.level}, {state}, {len(self.moves)} moves)\n{board_text(self.view)}"
+
+    def _repr_html_(self) -> str:
+        from .render import board_html
+
+        return board_html(self.view, title=f"{self.level} — {len(self.moves)} moves")
+
+
+def board_text(view: np.ndarray) -> str:
+    """Plain-text board: '#' covered, 'F' flag, '*' mine, '.' zero, digits."""
+    chars = {COVERED: "#", FLAGGED: "F", MINE: "*", 0: "."}
+    return "\n".join("".join(chars.get(int(v), str(int(v))) for v in row) for row in np.asarray(view))

@@ -1,0 +1,119 @@
+"""Levels: board size, mine count and first-click rule, validated once, here.
+
+`Level(rows, cols, mines, first_click="safe")` is frozen; `Level.parse("8x8x10")`
+(or "8x8x10:opening", or a preset name) and `str(level)` round-trip.
+"""
+from __future__ import annotations
+
+import numbers
+import re
+from dataclasses import dataclass
+
+from .cells import RULE_NAMES
+
+FIRST_CLICK_RULES = RULE_NAMES  # ("none", "safe", "opening")
+MAX_CELLS = 1_000_000  # far beyond any paper; keeps a typo from allocating gigabytes
+
+
+def _check_int(name: str, value, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+    value = int(value)
+    if value < low or (high is not None and value > high):
+        allowed = f">= {low}" if high is None else f"in [{low}, {high}]"
+        raise ValueError(f"{name} must be {allowed}, got {value}")
+    return value
+
+
+def opening_size(rows: int, cols: int) -> int:
+    """Cells kept mine-free by the `opening` rule in the worst case (an interior click)."""
+    return min(3, rows) * min(3, cols)
+
+
+def max_mines(rows: int, cols: int, first_click: str) -> int:
+    """Largest mine count the rule allows on a rows x cols board."""
+    cells = rows * cols
+    if first_click == "none":
+        return cells
+    if first_click == "safe":
+        return cells - 1
+    return cells - opening_size(rows, cols)
+
+
+@dataclass(frozen=True)
+class Level:
+    rows: int
+    cols: int
+    mines: int
+    first_click: str = "safe"
+
+    def __post_init__(self):
+        rows = _check_int("rows", self.rows, 1)
+        cols = _check_int("cols", self.cols, 1)
+        if rows * cols > MAX_CELLS:
+            raise ValueError(f"rows * cols must be <= {MAX_CELLS}, got {rows * cols}")
+        if self.first_click not in FIRST_CLICK_RULES:
+            raise ValueError(
+                f"first_click must be one of {', '.join(FIRST_CLICK_RULES)}; got {self.first_click!r}"
+            )
+        mines = _check_int("mines", self.mines, 0, max_mines(rows, cols, self.first_click))
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "cols", cols)
+        object.__setattr__(self, "mines", mines)
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def safe_cells(self) -> int:
+        return self.cells - self.mines
+
+    @property
+    def density(self) -> float:
+        return self.mines / self.cells
+
+    @property
+    def rule_code(self) -> int:
+        return FIRST_CLICK_RULES.index(self.first_click)
+
+    def with_first_click(self, first_click: str) -> "Level":
+        return Level(self.rows, self.cols, self.mines, first_click)
+
+    def __str__(self) -> str:
+        base = f"{self.rows}x{self.cols}x{self.mines}"
+        return base if self.first_click == "safe" else f"{base}:{self.first_click}"
+
+    @classmethod
+    def parse(cls, text: "str | Level") -> "Level":
+        """Parse "ROWSxCOLSxMINES[:rule]" or a preset name ("beginner", "expert", ...)."""
+        if isinstance(text, Level):
+            return text
+        if not isinstance(text, str):
+            raise ValueError(f"level must be a string like '8x8x10' or a preset name, got {text!r}")
+        spec = text.strip().lower()
+        body, _, rule = spec.partition(":")
+        if body in PRESETS:
+            level = PRESETS[body]
+            return level.with_first_click(rule) if rule else level
+        match = re.fullmatch(r"(\d+)x(\d+)x(\d+)", body)
+        if not match:
+            raise ValueError(
+                f"level must look like ROWSxCOLSxMINES[:rule] (e.g. '8x8x10', '16x30x99:opening') "
+                f"or be a preset ({', '.join(PRESETS)}); got {text!r}"
+            )
+        rows, cols, mines = (int(g) for g in match.groups())
+        return cls(rows, cols, mines, rule or "safe")
+
+
+BEGINNER = Level(8, 8, 10)  # Windows 98 beginner: the bandit paper's level
+BEGINNER_9 = Level(9, 9, 10)  # later Windows beginner; the blog's board
+INTERMEDIATE = Level(16, 16, 40)
+EXPERT = Level(16, 30, 99)
+PRESETS = {
+    "beginner": BEGINNER,
+    "beginner_9": BEGINNER_9,
+    "beginner9": BEGINNER_9,
+    "intermediate": INTERMEDIATE,
+    "expert": EXPERT,
+}

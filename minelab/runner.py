@@ -1,0 +1,77 @@
+"""The runner owns loops, seeds and records: play(agent, level, n_games, seed).
+
+One row per game in a tidy DataFrame. A run draws two independent streams from its
+seed (boards, agent choices: see engine.run_streams). Games run in chunks through the
+agent's numba kernel so a tqdm bar can follow long runs; the streams carry on from
+chunk to chunk, so the chunk size never changes a number. Learning agents keep
+learning across the games of a run (and across runs: the learning lives in the agent).
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from .agents import Agent, make_agent
+from .engine import N_RECORD, RECORD_FIELDS, new_game_state, run_streams
+from .levels import Level
+from .stats import win_rate
+
+MAX_GAMES = 10**10
+
+
+def play(agent: "Agent | str", level: "Level | str", n_games: int, seed: int = 0, *,
+         flood: bool = True, progress: bool | None = None, chunk: int = 20_000) -> pd.DataFrame:
+    """Play n_games and return one row per game.
+
+    Columns: game, won, moves, clicks, safe_clicks, revealed, flag_moves,
+    fraction_revealed, clicks_before_loss (safe clicks made before the losing click;
+    <NA> for a won game). df.attrs holds agent, level, seed, seconds.
+    `progress`: None shows a bar only for runs over a few seconds' worth of games.
+    """
+    if isinstance(agent, str):
+        agent = make_agent(agent)
+    if not isinstance(agent, Agent):
+        raise ValueError(f"agent must be an Agent or a registered name, got {agent!r}")
+    level = Level.parse(level)
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or not 1 <= n_games <= MAX_GAMES:
+        raise ValueError(f"n_games must be an integer in [1, {MAX_GAMES}], got {n_games!r}")
+    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
+        raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
+    n_games = int(n_games)
+    deal_rng, agent_rng = run_streams(seed)
+    agent.rng = agent_rng
+    gs = new_game_state(level, flood)
+    out = np.zeros((n_games, N_RECORD), np.int64)
+    show = progress if progress is not None else n_games > 20 * chunk
+    start = time.perf_counter()
+    with tqdm(total=n_games, disable=not show, desc=f"{agent.name} {level}", unit="game") as bar:
+        for lo in range(0, n_games, chunk):
+            hi = min(n_games, lo + chunk)
+            agent.play_batch(gs, hi - lo, deal_rng, out[lo:hi])
+            bar.update(hi - lo)
+    seconds = time.perf_counter() - start
+    return records_frame(out, level, agent, seed, seconds)
+
+
+def records_frame(out: np.ndarray, level: Level, agent: Agent, seed, seconds: float) -> pd.DataFrame:
+    df = pd.DataFrame(out, columns=list(RECORD_FIELDS))
+    df.insert(0, "game", np.arange(len(df), dtype=np.int64))
+    df["won"] = df["won"].astype(bool)
+    df["fraction_revealed"] = df["revealed"] / level.safe_cells if level.safe_cells else 1.0
+    df["clicks_before_loss"] = df["safe_clicks"].astype("Int64").where(~df["won"])
+    df.attrs.update({"agent": agent.name, "agent_params": agent.params(), "level": str(level),
+                     "seed": seed if isinstance(seed, int) else repr(seed), "seconds": seconds})
+    return df
+
+
+def summarize(df: pd.DataFrame) -> dict:
+    """Win rate with its Wilson 95% interval and game count, plus games/s when timed."""
+    summary = win_rate(df["won"].to_numpy())
+    seconds = df.attrs.get("seconds")
+    if seconds:
+        summary["seconds"] = seconds
+        summary["games_per_second"] = summary["games"] / seconds
+    return summary

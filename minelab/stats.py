@@ -1,0 +1,93 @@
+"""Statistics, all from scipy.stats: Wilson intervals, chi-squared goodness of fit,
+Mann-Whitney, ECDF, and the one-line win-rate summary used everywhere."""
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats as _st
+
+
+def wilson(wins: int, games: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a win rate (wins out of games)."""
+    wins, games = int(wins), int(games)
+    if games < 0 or wins < 0 or wins > games:
+        raise ValueError(f"need 0 <= wins <= games, got wins={wins}, games={games}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    if games == 0:
+        return (0.0, 1.0)
+    ci = _st.binomtest(wins, games).proportion_ci(confidence_level=confidence, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def win_rate(won, confidence: float = 0.95) -> dict:
+    """{games, wins, win_rate, ci_low, ci_high} from a boolean array of outcomes."""
+    won = np.asarray(won, bool)
+    games, wins = int(won.size), int(won.sum())
+    low, high = wilson(wins, games, confidence)
+    return {"games": games, "wins": wins, "win_rate": wins / games if games else float("nan"),
+            "ci_low": low, "ci_high": high}
+
+
+def chi2_gof(observed, expected, alpha: float = 0.05, min_expected: float = 0.0, ddof: int = 0) -> dict:
+    """Pearson chi-squared goodness of fit.
+
+    Bins whose expected count is below `min_expected` are pooled from the tail inward
+    (the usual rule of thumb is 5); `expected` is rescaled to the observed total.
+    Returns statistic, dof (bins - 1 - ddof), the critical value at `alpha`, p-value, bins.
+    """
+    obs = np.asarray(observed, float)
+    exp = np.asarray(expected, float)
+    if obs.shape != exp.shape or obs.ndim != 1:
+        raise ValueError(f"observed and expected must be 1-d of equal length, got {obs.shape} and {exp.shape}")
+    if np.any(exp < 0) or exp.sum() <= 0:
+        raise ValueError("expected counts must be non-negative with a positive total")
+    exp = exp * obs.sum() / exp.sum()
+    if min_expected > 0:
+        obs, exp = _pool_small_bins(obs, exp, min_expected)
+    keep = exp > 0
+    if np.any(obs[~keep] > 0):
+        raise ValueError("an observed count falls in a bin whose expected count is zero")
+    obs, exp = obs[keep], exp[keep]
+    res = _st.chisquare(obs, exp, ddof=ddof)
+    dof = obs.size - 1 - ddof
+    return {"statistic": float(res.statistic), "dof": int(dof), "p_value": float(res.pvalue),
+            "critical": float(_st.chi2.ppf(1 - alpha, dof)), "alpha": alpha, "bins": int(obs.size)}
+
+
+def _pool_small_bins(obs, exp, min_expected):
+    """Merge neighbouring bins until each expected count reaches min_expected."""
+    out_o, out_e = [], []
+    acc_o = acc_e = 0.0
+    for o, e in zip(obs, exp):
+        acc_o += o
+        acc_e += e
+        if acc_e >= min_expected:
+            out_o.append(acc_o)
+            out_e.append(acc_e)
+            acc_o = acc_e = 0.0
+    if acc_e > 0 or acc_o > 0:
+        if out_e:
+            out_o[-1] += acc_o
+            out_e[-1] += acc_e
+        else:
+            out_o.append(acc_o)
+            out_e.append(acc_e)
+    return np.array(out_o), np.array(out_e)
+
+
+def mann_whitney(x, y, alternative: str = "two-sided") -> dict:
+    res = _st.mannwhitneyu(np.asarray(x), np.asarray(y), alternative=alternative)
+    return {"statistic": float(res.statistic), "p_value": float(res.pvalue)}
+
+
+def two_proportion(wins_a: int, games_a: int, wins_b: int, games_b: int) -> dict:
+    """Two-sided test of equal win rates (Fisher's exact test via scipy)."""
+    table = [[wins_a, games_a - wins_a], [wins_b, games_b - wins_b]]
+    res = _st.fisher_exact(table)
+    return {"odds_ratio": float(res.statistic), "p_value": float(res.pvalue)}
+
+
+def ecdf(sample) -> tuple[np.ndarray, np.ndarray]:
+    """(x, F(x)) of the empirical CDF of `sample`."""
+    res = _st.ecdf(np.asarray(sample, float))
+    return res.cdf.quantiles, res.cdf.probabilities
