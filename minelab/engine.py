@@ -14,7 +14,8 @@ A game in progress is one tuple of arrays, `gs` (game state), that every kernel 
     nbr_count int8[n]    how many entries of nbr[i] are valid
 
 The interactive `Game` and every agent's batch kernel drive the same kernels
-(`begin_game`, `reveal_cell`, `flag_cell`, `unflag_cell`), so the rules live here once.
+(`begin_game`, `deal_first_click` + `open_cell` (= `reveal_cell`), `flag_cell`,
+`unflag_cell`), so the rules live here once.
 Randomness: only dealing draws random numbers, exactly `mines` draws of rng.random()
 per game whatever the rule, so a run's boards do not depend on what the agent does.
 """
@@ -42,6 +43,13 @@ from .cells import (
     WON,
 )
 from .levels import Level
+
+# Kernels that run per click or per game and allocate nothing are compiled without
+# numba's reference counting (NRT). With it, each call increments and decrements the
+# count of every array argument (atomic operations) wherever numba cannot prove them
+# redundant (early returns, calls in branches): measured 2-3x slower oracle play on
+# expert. Anything that allocates (np.zeros, ...) must use plain njit.
+kernel = njit(cache=True, _nrt=False)
 
 # spec fields
 SP_ROWS, SP_COLS, SP_MINES, SP_RULE, SP_FLOOD = range(5)
@@ -77,7 +85,7 @@ def neighbour_table(rows, cols):
     return nbr, nbr_count
 
 
-@njit(cache=True)
+@kernel
 def place_mines(mine, n_mines, rule, first, nbr, nbr_count, work, rng):
     """Place `n_mines` uniformly over the cells the rule allows; exactly n_mines draws.
 
@@ -107,16 +115,17 @@ def place_mines(mine, n_mines, rule, first, nbr, nbr_count, work, rng):
         mine[work[i]] = 1
 
 
-@njit(cache=True)
+@kernel
 def neighbour_counts(mine, nbr, nbr_count, counts):
+    # scatter from the mines (density <= ~20% in practice): ~8 * mines writes, not 8 * cells reads
+    counts[:] = 0
     for i in range(mine.shape[0]):
-        s = 0
-        for k in range(nbr_count[i]):
-            s += mine[nbr[i, k]]
-        counts[i] = s
+        if mine[i]:
+            for k in range(nbr_count[i]):
+                counts[nbr[i, k]] += 1
 
 
-@njit(cache=True)
+@kernel
 def flood_reveal(view, counts, nbr, nbr_count, cell, flood, stack):
     """Reveal safe `cell` (covered); with `flood`, open the zero region around it.
 
@@ -144,50 +153,67 @@ def flood_reveal(view, counts, nbr, nbr_count, cell, flood, stack):
     return revealed
 
 
-@njit(cache=True)
+@kernel
 def begin_game(gs, rng):
     """Reset gs for a new game; with rule NONE the mines are dealt now."""
-    spec, st, mine, counts, view, work, nbr, nbr_count = gs
-    view[:] = COVERED
+    spec = gs[0]
+    st = gs[1]
+    gs[4][:] = COVERED
     st[:] = 0
     st[ST_STATUS] = ONGOING
     if spec[SP_RULE] == RULE_NONE:
-        place_mines(mine, spec[SP_MINES], RULE_NONE, 0, nbr, nbr_count, work, rng)
-        neighbour_counts(mine, nbr, nbr_count, counts)
+        place_mines(gs[2], spec[SP_MINES], RULE_NONE, 0, gs[6], gs[7], gs[5], rng)
+        neighbour_counts(gs[2], gs[6], gs[7], gs[3])
         st[ST_DEALT] = 1
     if spec[SP_ROWS] * spec[SP_COLS] == spec[SP_MINES]:
         st[ST_STATUS] = WON  # nothing safe to reveal: won before the first move
 
 
-@njit(cache=True)
-def reveal_cell(gs, cell, rng):
-    """Reveal a covered, unflagged cell of an ongoing game (the caller checks legality).
-
-    Deals on the first click under SAFE / OPENING. Returns cells newly revealed, or -1
-    when the cell was a mine (the game is then LOST and every mine shows as MINE).
-    """
-    spec, st, mine, counts, view, work, nbr, nbr_count = gs
+@kernel
+def deal_first_click(gs, cell, rng):
+    """Under SAFE / OPENING, place the mines once the first cell is chosen (no-op once dealt)."""
+    st = gs[1]
     if st[ST_DEALT] == 0:
-        place_mines(mine, spec[SP_MINES], spec[SP_RULE], cell, nbr, nbr_count, work, rng)
-        neighbour_counts(mine, nbr, nbr_count, counts)
+        place_mines(gs[2], gs[0][SP_MINES], gs[0][SP_RULE], cell, gs[6], gs[7], gs[5], rng)
+        neighbour_counts(gs[2], gs[6], gs[7], gs[3])
         st[ST_DEALT] = 1
+
+
+@kernel
+def open_cell(gs, cell):
+    """Reveal a covered, unflagged cell of an ongoing, dealt game (the caller checks legality).
+
+    Returns cells newly revealed, or -1 when the cell was a mine (the game is then LOST
+    and every mine shows as MINE). Batch loops call it per click.
+    """
+    st = gs[1]
+    mine = gs[2]
     st[ST_MOVES] += 1
     st[ST_CLICKS] += 1
     if mine[cell]:
         st[ST_STATUS] = LOST
+        view = gs[4]
         for i in range(mine.shape[0]):
             if mine[i]:
                 view[i] = MINE
         return -1
     st[ST_SAFE_CLICKS] += 1
-    got = flood_reveal(view, counts, nbr, nbr_count, cell, spec[SP_FLOOD] != 0, work)
+    got = flood_reveal(gs[4], gs[3], gs[6], gs[7], cell, gs[0][SP_FLOOD] != 0, gs[5])
     st[ST_REVEALED] += got
-    if st[ST_REVEALED] == mine.shape[0] - spec[SP_MINES]:
+    if st[ST_REVEALED] == mine.shape[0] - gs[0][SP_MINES]:
         st[ST_STATUS] = WON
     return got
 
 
-@njit(cache=True)
+@kernel
+def reveal_cell(gs, cell, rng):
+    """deal_first_click + open_cell. Batch loops write the two calls out (see open_cell)."""
+    if gs[1][ST_DEALT] == 0:
+        deal_first_click(gs, cell, rng)
+    return open_cell(gs, cell)
+
+
+@kernel
 def flag_cell(gs, cell):
     st = gs[1]
     view = gs[4]
@@ -197,7 +223,7 @@ def flag_cell(gs, cell):
     st[ST_FLAG_MOVES] += 1
 
 
-@njit(cache=True)
+@kernel
 def unflag_cell(gs, cell):
     st = gs[1]
     view = gs[4]
@@ -207,7 +233,7 @@ def unflag_cell(gs, cell):
     st[ST_FLAG_MOVES] += 1
 
 
-@njit(cache=True)
+@kernel
 def record_game(gs, out, g):
     st = gs[1]
     out[g, 0] = 1 if st[ST_STATUS] == WON else 0
@@ -218,7 +244,7 @@ def record_game(gs, out, g):
     out[g, 5] = st[ST_FLAG_MOVES]
 
 
-@njit(cache=True)
+@kernel
 def count_covered(view):
     k = 0
     for i in range(view.shape[0]):
@@ -227,7 +253,7 @@ def count_covered(view):
     return k
 
 
-@njit(cache=True)
+@kernel
 def random_covered_cell(view, rng):
     """A uniformly random covered (unflagged) cell; -1 when there is none."""
     k = count_covered(view)

@@ -10,14 +10,13 @@ covered cells are the mines).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..cells import COVERED, REVEAL
-from ..engine import ST_STATUS, begin_game, record_game, reveal_cell
+from ..engine import kernel, ST_DEALT, ST_STATUS, begin_game, deal_first_click, open_cell, record_game
 from .base import Agent, cell_to_move, register
 
 
-@njit(cache=True)
+@kernel
 def marginal_decide(view, mine_seen, games_seen, rng):
     """argmax over covered cells of 1 - mine_seen/games_seen, uniform among ties."""
     best = -1.0
@@ -38,14 +37,14 @@ def marginal_decide(view, mine_seen, games_seen, rng):
     return choice
 
 
-@njit(cache=True)
+@kernel
 def marginal_learn(mine, mine_seen, games_seen):
     for i in range(mine.shape[0]):
         mine_seen[i] += mine[i]
     games_seen[0] += 1
 
 
-@njit(cache=True)
+@kernel
 def marginal_batch(gs, n_games, deal_rng, agent_rng, mine_seen, games_seen, out):
     st = gs[1]
     mine = gs[2]
@@ -54,7 +53,9 @@ def marginal_batch(gs, n_games, deal_rng, agent_rng, mine_seen, games_seen, out)
         begin_game(gs, deal_rng)
         while st[ST_STATUS] == 0:
             cell = marginal_decide(view, mine_seen, games_seen[0], agent_rng)
-            reveal_cell(gs, cell, deal_rng)
+            if st[ST_DEALT] == 0:
+                deal_first_click(gs, cell, deal_rng)
+            open_cell(gs, cell)
         marginal_learn(mine, mine_seen, games_seen)
         record_game(gs, out, g)
 

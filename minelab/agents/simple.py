@@ -6,28 +6,30 @@ every agent, the engine's throughput benchmark, and a test fixture.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..cells import REVEAL
-from ..engine import begin_game, random_covered_cell, record_game, reveal_cell
+from ..engine import kernel, begin_game, deal_first_click, open_cell, random_covered_cell, record_game
 from ..engine import ST_DEALT, ST_STATUS
 from .base import Agent, cell_to_move, register
 
 
 # ------------------------------------------------------------------------ random
-@njit(cache=True)
+@kernel
 def random_decide(view, rng):
     return random_covered_cell(view, rng)
 
 
-@njit(cache=True)
+@kernel
 def random_batch(gs, n_games, deal_rng, agent_rng, out):
     view = gs[4]
     st = gs[1]
     for g in range(n_games):
         begin_game(gs, deal_rng)
         while st[ST_STATUS] == 0:
-            reveal_cell(gs, random_decide(view, agent_rng), deal_rng)
+            cell = random_decide(view, agent_rng)
+            if st[ST_DEALT] == 0:
+                deal_first_click(gs, cell, deal_rng)
+            open_cell(gs, cell)
         record_game(gs, out, g)
 
 
@@ -46,18 +48,20 @@ class RandomAgent(Agent):
 
 
 # ------------------------------------------------------------------------ oracle
-@njit(cache=True)
+@kernel
 def oracle_decide(view, mine, dealt, start):
-    """First covered safe cell at or after `start` (any covered cell before dealing)."""
+    """First covered safe cell at or after `start`, then from the top (any covered cell before dealing)."""
     n = view.shape[0]
-    for k in range(n):
-        i = (start + k) % n
+    for i in range(start, n):
+        if view[i] == -1 and (dealt == 0 or mine[i] == 0):
+            return i
+    for i in range(0, min(start, n)):
         if view[i] == -1 and (dealt == 0 or mine[i] == 0):
             return i
     return -1
 
 
-@njit(cache=True)
+@kernel
 def oracle_batch(gs, n_games, deal_rng, out):
     st = gs[1]
     mine = gs[2]
@@ -67,7 +71,9 @@ def oracle_batch(gs, n_games, deal_rng, out):
         cell = 0
         while st[ST_STATUS] == 0:
             cell = oracle_decide(view, mine, st[ST_DEALT], cell)
-            reveal_cell(gs, cell, deal_rng)
+            if st[ST_DEALT] == 0:
+                deal_first_click(gs, cell, deal_rng)
+            open_cell(gs, cell)
         record_game(gs, out, g)
 
 

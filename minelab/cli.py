@@ -1,0 +1,145 @@
+"""The `minelab` command: play, bench, reproduce.
+
+    minelab play AGENT LEVEL --games N --seed S [--json]
+    minelab bench engine|agents [--json] [--seconds T]
+    minelab reproduce [--profile smoke|quick|paper] [--only NAME] [--scheduler ADDR]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+BENCH_LEVELS = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")
+BENCH_AGENTS = ("random", "marginal", "oracle")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="minelab", description="Minesweeper agents research lab.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("play", help="play N games with an agent and print its win rate")
+    p.add_argument("agent", help="registered agent name (see `minelab play --list`)")
+    p.add_argument("level", help="ROWSxCOLSxMINES[:rule] or a preset (beginner, beginner_9, intermediate, expert)")
+    p.add_argument("--games", type=_positive_int, default=10_000, help="number of games (default 10000)")
+    p.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
+    p.add_argument("--no-flood", action="store_true", help="reveal one cell per click (no flood fill)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    b = sub.add_parser("bench", help="measure throughput (games/s on one core)")
+    b.add_argument("what", choices=("engine", "agents"),
+                   help="engine: oracle play per level (the floor under every agent); agents: each agent on 9x9x10")
+    b.add_argument("--seconds", type=_positive_float, default=2.0, help="time per measurement (default 2)")
+    b.add_argument("--json", action="store_true", help="print JSON rows (one per line)")
+
+    r = sub.add_parser("reproduce", help="execute the notebooks with papermill and rebuild figures/REPORT.md")
+    r.add_argument("--profile", choices=("smoke", "quick", "paper"), default="quick")
+    r.add_argument("--only", action="append", help="notebook stem to run (repeatable)")
+    r.add_argument("--scheduler", default=None, help="dask scheduler address, e.g. tcp://host:8786")
+    r.add_argument("--seed", type=_seed, default=0)
+    return parser
+
+
+def cmd_play(args) -> int:
+    from . import make_agent, play, summarize
+
+    agent = make_agent(args.agent)
+    df = play(agent, args.level, args.games, args.seed, flood=not args.no_flood)
+    s = summarize(df)
+    row = {"agent": args.agent, "level": df.attrs["level"], "games": s["games"], "wins": s["wins"],
+           "win_rate": s["win_rate"], "ci_low": s["ci_low"], "ci_high": s["ci_high"],
+           "seconds": s["seconds"], "games_per_second": s["games_per_second"]}
+    if args.json:
+        print(json.dumps(row))
+    else:
+        print(f"{row['agent']} on {row['level']}: win rate {row['win_rate']:.4f} "
+              f"(95% CI {row['ci_low']:.4f}-{row['ci_high']:.4f}, {row['games']} games) "
+              f"at {row['games_per_second']:,.0f} games/s")
+    return 0
+
+
+def measure(agent_name: str, level: str, seconds: float) -> dict:
+    """games/s of one agent on one level, after a warm-up that triggers compilation."""
+    from . import make_agent, play
+
+    agent = make_agent(agent_name)
+    play(agent, level, 100, seed=0, progress=False)  # compile / load the cache
+    n, elapsed = 1000, 0.0
+    while True:
+        start = time.perf_counter()
+        play(make_agent(agent_name), level, n, seed=1, progress=False, chunk=max(n, 1))
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds or n >= 10**8:
+            break
+        n = int(n * min(10.0, max(2.0, 1.2 * seconds / max(elapsed, 1e-3))))
+    return {"bench": "", "agent": agent_name, "level": level, "games": n, "seconds": round(elapsed, 4),
+            "games_per_second": n / elapsed}
+
+
+def cmd_bench(args) -> int:
+    if args.what == "engine":
+        jobs = [("oracle", level) for level in BENCH_LEVELS]
+    else:
+        jobs = [(agent, "9x9x10") for agent in BENCH_AGENTS]
+    for agent, level in jobs:
+        row = measure(agent, level, args.seconds)
+        row["bench"] = args.what
+        if args.json:
+            print(json.dumps(row), flush=True)
+        else:
+            print(f"{args.what:7s} {agent:10s} {level:10s} {row['games_per_second']:>14,.0f} games/s "
+                  f"({row['games']} games in {row['seconds']:.2f} s)", flush=True)
+    return 0
+
+
+def cmd_reproduce(args) -> int:
+    from .reproduce import run
+
+    run(profile=args.profile, only=args.only, scheduler=args.scheduler, seed=args.seed)
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = {"play": cmd_play, "bench": cmd_bench, "reproduce": cmd_reproduce}[args.command]
+    try:
+        return handler(args)
+    except (ValueError, RuntimeError) as exc:
+        print(f"minelab {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,719 @@
+"""Sweeps: many independent tasks, each cached as one parquet file, run on any executor.
+
+A *task* is a plain dict of JSON values that fully determines its result:
+
+    {"kind": "play", "agent": "random", "level": "9x9x10", "n_games": 10_000, "seed": 3}
+
+"kind" names a function registered with `@task_kind(name)`; "seed" (a non-negative
+int) is its only source of randomness; an optional "module" ("minelab.papers.x")
+names the module that registers the kind, so worker processes can import it.
+
+    tasks = grid({"kind": "play", "n_games": 10_000}, seeds=2024,
+                 agent=["random", "marginal"], level=["8x8x10", "9x9x10"])
+    df = run_sweep(tasks)                       # computes what is missing, reuses the rest
+    df = run_sweep(tasks, executor="serial")    # same numbers, bit for bit
+    df = load_results(tasks)                    # read only (e.g. in a figure notebook)
+
+Why one file per task: a finished task is saved the moment it finishes (by the worker
+that ran it), so an interrupted or crashed sweep loses only the tasks in flight, and a
+rerun computes exactly what is missing. Files are named by a hash of the task's params
+(`task_key`), carry the params in their metadata, and are checked on every read, so a
+stale, foreign, truncated or otherwise damaged file is never read as data.
+
+Why results are bitwise identical on every executor: a task's result depends only on
+its params (the seed is one of them; workers share no state), and the frame handed
+back is always the one read from the parquet file, whether the task ran just now, in
+another process, on a dask cluster, or in last week's run.
+
+Caveat: a file is keyed by the params *as written*, not by the code that produced it.
+When a code change alters what a task computes, use a new results directory, add a
+param that says so (e.g. "rev": 2), or pass recompute=True.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import copy
+import hashlib
+import importlib
+import itertools
+import json
+import math
+import multiprocessing
+import os
+import re
+import time
+import uuid
+import warnings
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+from tqdm.auto import tqdm
+
+from .agents import make_agent
+from .levels import Level
+from .runner import MAX_GAMES, play
+
+__all__ = [
+    "task_kind", "list_task_kinds", "task_key", "result_path", "default_results_dir",
+    "validate_tasks", "run_sweep", "load_results", "grid", "derive_seed",
+    "TaskError", "MissingResultsError", "CorruptResultWarning",
+]
+
+RESULTS_ENV = "MINELAB_RESULTS"
+# Bump when the file layout changes: files of another format are then recomputed.
+FORMAT = "1"
+_META_FORMAT = b"minelab.format"
+_META_TASK = b"minelab.task"  # the task's canonical JSON: the proof of what the file holds
+_META_KEY = b"minelab.key"
+_META_INFO = b"minelab.info"  # provenance only (version, seconds, attrs); never checked
+
+# Kind names become directory and file names, so keep them to portable characters.
+_KIND_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+
+
+class TaskError(RuntimeError):
+    """A task function raised. The message names the task's index, key and params."""
+
+
+class MissingResultsError(FileNotFoundError):
+    """load_results found no valid file for some tasks (the message lists them)."""
+
+
+class CorruptResultWarning(UserWarning):
+    """A result file could not be read back as the task's result; it is recomputed."""
+
+
+# --- the registry of task kinds -----------------------------------------------------
+
+_KINDS: dict[str, tuple[Callable[[dict], pd.DataFrame], Callable[[dict], None] | None]] = {}
+
+
+def task_kind(name: str, *, check: Callable[[dict], None] | None = None):
+    """Decorator: register `fn(params: dict) -> pandas.DataFrame` as task kind `name`.
+
+    `check(params)`, optional, validates a task's params cheaply before a sweep starts
+    (raise ValueError naming the field), so a typo in task 37 fails at once instead of
+    after the first 36 tasks have run.
+
+    The function must depend on nothing but `params` (the same params must always give
+    the same frame), and for process or dask executors it must live in a module that
+    workers can import: `minelab` itself or the module named in the task's "module".
+    Re-registering the same function (a reloaded module, a re-run notebook cell) replaces
+    it; registering a different function under a taken name is an error.
+    """
+    if not isinstance(name, str) or not _KIND_NAME.fullmatch(name):
+        raise ValueError(f"task kind name must match {_KIND_NAME.pattern}, got {name!r}")
+
+    def register(fn):
+        if name in _KINDS:
+            old = _KINDS[name][0]
+            if (old.__module__, old.__qualname__) != (fn.__module__, fn.__qualname__):
+                raise ValueError(
+                    f"task kind {name!r} is already registered by {old.__module__}.{old.__qualname__}"
+                )
+        _KINDS[name] = (fn, check)
+        return fn
+
+    return register
+
+
+def list_task_kinds() -> list[str]:
+    return sorted(_KINDS)
+
+
+def _import_task_module(module) -> None:
+    """Import the module a task names (it registers the task's kind)."""
+    # Only minelab's own modules: a task file must not be a way to run arbitrary code.
+    if not isinstance(module, str) or not module.startswith("minelab."):
+        raise ValueError(f"'module' must be the name of a minelab module ('minelab.…'), got {module!r}")
+    importlib.import_module(module)
+
+
+def _lookup_kind(task: dict):
+    """The (function, check) of the task's kind, importing the task's module first."""
+    if "module" in task:
+        _import_task_module(task["module"])
+    kind = task["kind"]
+    if kind not in _KINDS:
+        raise ValueError(
+            f"unknown task kind {kind!r} in process {os.getpid()} (registered: "
+            f"{', '.join(list_task_kinds()) or 'none'}). Kinds registered outside minelab (a "
+            f"notebook, a test) exist only in that process: use executor='serial', or register "
+            f"the kind in a minelab module and name it in the task's 'module' field."
+        )
+    return _KINDS[kind]
+
+
+# --- keys and files -----------------------------------------------------------------
+
+def _canonical(task: Mapping) -> str:
+    """One JSON text per task: sorted keys, no spaces, ASCII, no NaN. The basis of keys."""
+    return json.dumps(task, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+
+
+def task_key(task: Mapping) -> str:
+    """'<kind>-<16 hex>': the kind, then sha256 of the task's canonical JSON.
+
+    Stable across runs, machines and Python versions (canonical JSON is), and
+    independent of the dict's key order. Params are hashed as written: leaving out a
+    default ({"flood": True}) gives another key than spelling it out.
+    """
+    kind = task.get("kind") if isinstance(task, Mapping) else None
+    if not isinstance(kind, str) or not _KIND_NAME.fullmatch(kind):
+        raise ValueError(f"a task needs a 'kind' matching {_KIND_NAME.pattern}, got {task!r}")
+    digest = hashlib.sha256(_canonical(task).encode("ascii")).hexdigest()
+    return f"{kind}-{digest[:16]}"
+
+
+def default_results_dir() -> Path:
+    """$MINELAB_RESULTS if set, else <repo>/data/results (the repo holds the minelab package)."""
+    env = os.environ.get(RESULTS_ENV)
+    if env:
+        return Path(env).expanduser()
+    return Path(__file__).resolve().parent.parent / "data" / "results"
+
+
+def _results_dir(results_dir) -> Path:
+    # Absolute, so workers with another working directory write to the same place.
+    return (Path(results_dir).expanduser() if results_dir is not None else default_results_dir()).resolve()
+
+
+def result_path(task: Mapping, results_dir=None) -> Path:
+    """Where the task's result lives: <results_dir>/<kind>/<task_key>.parquet."""
+    return _results_dir(results_dir) / task["kind"] / f"{task_key(task)}.parquet"
+
+
+def _write_result(path: Path, task: dict, frame: pd.DataFrame, seconds: float) -> None:
+    """Write atomically: a temp file in the same directory, fsync, then os.replace.
+
+    os.replace within one directory is atomic, so the final name only ever points at a
+    complete file: a crash mid-write leaves at most a hidden '.…tmp' file, never read.
+    """
+    attrs, frame = frame.attrs, frame.copy(deep=False)
+    # attrs (e.g. the runner's timing) vary between runs; keep them out of the data.
+    frame.attrs = {}
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    from . import __version__
+
+    info = {"minelab_version": __version__, "seconds": seconds, "attrs": attrs}
+    table = table.replace_schema_metadata({
+        **(table.schema.metadata or {}),
+        _META_FORMAT: FORMAT.encode(),
+        _META_TASK: _canonical(task).encode("ascii"),
+        _META_KEY: task_key(task).encode("ascii"),
+        _META_INFO: json.dumps(info, default=str).encode(),
+    })
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # A unique hidden name in the same directory (os.replace must not cross filesystems);
+    # not tempfile.mkstemp, whose 0600 mode would hide results from the rest of a team.
+    tmp = path.parent / f".{path.stem}.{uuid.uuid4().hex}.tmp"
+    try:
+        with open(tmp, "xb") as f:
+            # Page checksums let a read detect bit rot inside the data, not just a bad footer.
+            pq.write_table(table, f, write_page_checksum=True)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        # KeyboardInterrupt included: never leave a half-written temp file behind.
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def _read_result(path: Path, task: dict) -> tuple[pd.DataFrame | None, str | None]:
+    """(frame, None) when `path` holds this task's complete result, else (None, reason).
+
+    Never raises for a bad file: a truncated or garbage file, a file of another format,
+    or one holding another task (a hash collision, a copied file) are all just invalid.
+    """
+    try:
+        table = pq.read_table(path, page_checksum_verification=True)
+        meta = table.schema.metadata or {}
+        if meta.get(_META_FORMAT) != FORMAT.encode():
+            return None, f"not a minelab result file of format {FORMAT}"
+        if meta.get(_META_TASK) != _canonical(task).encode("ascii"):
+            return None, "its metadata names another task"
+        return table.to_pandas(), None
+    except FileNotFoundError:
+        return None, "missing"
+    except Exception as exc:  # ArrowInvalid, OSError, ... : whatever it is, it is not data
+        return None, f"unreadable ({type(exc).__name__}: {exc})"
+
+
+# --- validation ---------------------------------------------------------------------
+
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _check_json(value, where: str) -> None:
+    """Exact JSON types only, so the task hashes and reads back as exactly itself.
+
+    Exact types on purpose: numpy scalars, tuples and non-str keys would change type in
+    a JSON round trip (and np.int64 does not serialise at all).
+    """
+    if type(value) in _JSON_SCALARS:
+        if type(value) is float and not math.isfinite(value):
+            raise ValueError(f"field {where!r} is {value!r}; JSON has no NaN or infinity")
+        return
+    if type(value) is list:
+        for i, item in enumerate(value):
+            _check_json(item, f"{where}[{i}]")
+        return
+    if type(value) is dict:
+        for k, item in value.items():
+            if type(k) is not str:
+                raise ValueError(f"field {where!r} has a non-string key {k!r}; JSON keys are strings")
+            _check_json(item, f"{where}.{k}")
+        return
+    hint = " (use .item() or int()/float())" if isinstance(value, np.generic) else ""
+    hint = " (use a list)" if isinstance(value, tuple) else hint
+    raise ValueError(
+        f"field {where!r} is {value!r} of type {type(value).__name__}, which is not a JSON value "
+        f"(str, int, float, bool, None, list, dict){hint}"
+    )
+
+
+def _check_task_shape(task) -> None:
+    """The checks that need no registry: dict, JSON values, kind, seed, module."""
+    if type(task) is not dict:
+        raise ValueError(f"a task must be a dict, got {type(task).__name__}")
+    for field, value in task.items():
+        if type(field) is not str:
+            raise ValueError(f"field names must be strings, got {field!r}")
+        _check_json(value, field)
+    if "kind" not in task:
+        raise ValueError("missing field 'kind' (the name of a registered task kind)")
+    if type(task["kind"]) is not str or not _KIND_NAME.fullmatch(task["kind"]):
+        raise ValueError(f"field 'kind' must be a name matching {_KIND_NAME.pattern}, got {task['kind']!r}")
+    if "seed" not in task:
+        raise ValueError("missing field 'seed' (a non-negative integer)")
+    if type(task["seed"]) is not int or task["seed"] < 0:
+        raise ValueError(f"field 'seed' must be a non-negative integer, got {task['seed']!r}")
+    if "module" in task and (type(task["module"]) is not str or not task["module"].startswith("minelab.")):
+        raise ValueError(f"field 'module' must name a minelab module ('minelab.…'), got {task['module']!r}")
+
+
+def validate_tasks(tasks, *, registered: bool = True) -> list[str]:
+    """Check every task before anything runs; return their keys (in order).
+
+    ValueError names the task's index and the field. With registered=True the kind must
+    be registered (after importing the task's "module") and pass the kind's own check.
+    """
+    if isinstance(tasks, (dict, str)) or not isinstance(tasks, Iterable):
+        raise ValueError(f"tasks must be a list of dicts, got {type(tasks).__name__}")
+    keys: list[str] = []
+    seen: dict[str, int] = {}
+    for i, task in enumerate(tasks):
+        try:
+            _check_task_shape(task)
+            if registered:
+                if "module" in task:
+                    try:
+                        _import_task_module(task["module"])
+                    except ImportError as exc:
+                        raise ValueError(f"field 'module': cannot import {task['module']!r}: {exc}") from exc
+                if task["kind"] not in _KINDS:
+                    raise ValueError(
+                        f"field 'kind': unknown task kind {task['kind']!r} (registered: "
+                        f"{', '.join(list_task_kinds()) or 'none'}; a kind defined in a minelab module "
+                        f"needs that module in the task's 'module' field)"
+                    )
+                check = _KINDS[task["kind"]][1]
+                if check is not None:
+                    check(task)
+        except ValueError as exc:
+            raise ValueError(f"task {i}: {exc}") from exc
+        key = task_key(task)
+        if key in seen:
+            raise ValueError(f"task {i}: duplicate of task {seen[key]} (same params, same result file)")
+        seen[key] = i
+        keys.append(key)
+    return keys
+
+
+# --- running one task (in whatever process the executor picks) -----------------------
+
+def _result_columns_clash(task: dict, frame: pd.DataFrame) -> None:
+    """The output frame gets one column per task param: a result column may not take one's name."""
+    clash = sorted(set(map(str, frame.columns)) & set(task))
+    if clash:
+        raise ValueError(f"the result frame has columns named like task params: {', '.join(clash)}")
+
+
+def _execute(task: dict, results_dir: str) -> str:
+    """Run one task and save its result; return the file's path. Runs in the worker.
+
+    The kind is looked up here, by name, after importing the task's module: functions
+    are never pickled, so any worker that can import minelab can run any task.
+    """
+    fn, _ = _lookup_kind(task)
+    start = time.perf_counter()
+    # A copy: a task function that edits its params must not change the caller's task.
+    frame = fn(copy.deepcopy(task))
+    seconds = time.perf_counter() - start
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"task kind {task['kind']!r} returned {type(frame).__name__}, not a DataFrame")
+    if any(type(c) is not str for c in frame.columns) or frame.columns.has_duplicates:
+        raise ValueError("a task's result frame needs unique string column names")
+    if any(name is not None for name in frame.index.names):
+        # parquet stores columns; a named index carries data that would be dropped.
+        raise ValueError("a task's result frame has a named index; move it to columns with reset_index()")
+    _result_columns_clash(task, frame)
+    path = result_path(task, results_dir)
+    _write_result(path, task, frame, seconds)
+    return str(path)
+
+
+# --- executors ----------------------------------------------------------------------
+
+def _run_serial(todo, results_dir, on_done):
+    for i, task in todo:
+        try:
+            _execute(task, results_dir)
+        except Exception as exc:  # KeyboardInterrupt is not caught: it stops the sweep
+            on_done(i, exc)
+        else:
+            on_done(i, None)
+
+
+def _run_processes(todo, results_dir, on_done, max_workers):
+    # spawn: workers start from a clean interpreter (no forked threads, locks or numba
+    # state), and behave the same on Linux, macOS and Windows.
+    pool = cf.ProcessPoolExecutor(max_workers=max_workers, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        futures = {pool.submit(_execute, task, results_dir): i for i, task in todo}
+        for future in cf.as_completed(futures):
+            on_done(futures[future], future.exception())
+    except BaseException:
+        # Interrupted (or this process failed): cancel the tasks not yet handed to a
+        # worker and return at once. Tasks already handed over (the running ones plus a
+        # small queue) finish in the background and still write their files atomically,
+        # so their work is kept; a script's exit waits for them. (Ctrl-C in a terminal
+        # also interrupts the workers themselves, which then stop at once.)
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _run_dask(todo, results_dir, on_done, client):
+    from distributed import as_completed
+
+    # pure=False plus a unique key: dask must not reuse an old in-memory result (the
+    # file may since have been deleted or recompute=True asked for a fresh run).
+    futures = {
+        client.submit(_execute, task, results_dir, pure=False, key=f"{task_key(task)}-{uuid.uuid4().hex[:8]}"): i
+        for i, task in todo
+    }
+    try:
+        for future in as_completed(futures):
+            try:
+                future.result()  # a path string: cheap to fetch; raises the task's error
+            except Exception as exc:  # includes CancelledError (e.g. a lost worker)
+                on_done(futures[future], exc)
+            else:
+                on_done(futures[future], None)
+    except BaseException:
+        client.cancel(list(futures))
+        raise
+
+
+def _dask_client_type():
+    try:
+        from distributed import Client
+    except ImportError:  # dask is optional: only needed when asked for
+        return None
+    return Client
+
+
+# --- sweeps -------------------------------------------------------------------------
+
+def _scalar(value):
+    """A task param as a column value: nested values as canonical JSON strings."""
+    return _canonical(value) if isinstance(value, (dict, list)) else value
+
+
+def _with_params(frame: pd.DataFrame, task: dict) -> pd.DataFrame:
+    """The task's params as constant columns (task order) before the result's columns."""
+    _result_columns_clash(task, frame)
+    n = len(frame)
+    params = pd.DataFrame({name: [_scalar(value)] * n for name, value in task.items()}, index=frame.index)
+    return pd.concat([params, frame], axis=1)
+
+
+def _assemble(tasks: list[dict], frames: list[pd.DataFrame]) -> pd.DataFrame:
+    if not tasks:
+        return pd.DataFrame()
+    return pd.concat([_with_params(f, t) for t, f in zip(tasks, frames)], ignore_index=True)
+
+
+def run_sweep(tasks, *, results_dir=None, executor="processes", max_workers=None,
+              progress: bool = True, recompute: bool = False) -> pd.DataFrame:
+    """Run every task whose result is not saved yet; return all results as one frame.
+
+    `executor`:
+      * "processes": a ProcessPoolExecutor of `max_workers` (default min(2, cpu count))
+        spawned workers; a script must call run_sweep under `if __name__ == "__main__":`
+        since spawn re-imports the script in each worker;
+      * "serial": in this process, the only one that sees kinds registered in a
+        notebook or a test;
+      * a dask.distributed Client, or a scheduler address ("tcp://host:8786") for which
+        a Client is opened here and closed afterwards.
+    Workers write the files: `results_dir` must be on a filesystem they share with us.
+
+    Saved results are reused unless `recompute`; a file that does not read back as its
+    task's result is reported (CorruptResultWarning) and recomputed. If tasks fail, the
+    others still run and are saved, then TaskError names the first failure.
+
+    Returns the tasks' result frames in task order, each preceded by the task's params as
+    columns (dict/list params as JSON strings), with a fresh RangeIndex. The numbers
+    depend only on the tasks: the same on every executor and worker count.
+    """
+    tasks = list(tasks) if not isinstance(tasks, (dict, str)) else tasks
+    keys = validate_tasks(tasks)
+    root = _results_dir(results_dir)
+    client_type = _dask_client_type()
+    is_address = isinstance(executor, str) and "://" in executor
+    is_client = client_type is not None and isinstance(executor, client_type)
+    if not (executor in ("processes", "serial") or is_address or is_client):
+        raise ValueError(
+            f"executor must be 'processes', 'serial', a dask.distributed Client or a scheduler "
+            f"address like 'tcp://host:8786', got {executor!r}"
+        )
+    if max_workers is not None:
+        if executor != "processes":
+            raise ValueError("max_workers applies to executor='processes' only (a dask cluster sets its own)")
+        if isinstance(max_workers, bool) or not isinstance(max_workers, int) or max_workers < 1:
+            raise ValueError(f"max_workers must be a positive integer, got {max_workers!r}")
+    if is_address and client_type is None:
+        raise ValueError("a dask scheduler address needs dask.distributed: pip install 'minelab[dask]'")
+
+    frames: list[pd.DataFrame | None] = [None] * len(tasks)
+    if not recompute:
+        for i, task in enumerate(tasks):
+            path = result_path(task, root)
+            if not path.exists():
+                continue
+            frame, problem = _read_result(path, task)
+            if frame is None:
+                warnings.warn(f"result file {path} of task {i} is {problem}; recomputing it",
+                              CorruptResultWarning, stacklevel=2)
+            frames[i] = frame
+    todo = [(i, tasks[i]) for i in range(len(tasks)) if frames[i] is None]
+
+    failures: list[tuple[int, BaseException]] = []
+    bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), disable=not progress,
+               desc="sweep", unit="task")
+
+    def on_done(i: int, exc: BaseException | None) -> None:
+        # Runs in this process as each task ends. Read the file back now (not the
+        # worker's frame) so fresh and reused results are the very same bytes and dtypes.
+        if exc is not None:
+            failures.append((i, exc))
+        else:
+            path = result_path(tasks[i], root)
+            frame, problem = _read_result(path, tasks[i])
+            if frame is None:
+                failures.append((i, RuntimeError(
+                    f"the worker saved {path} but it reads back as {problem} here "
+                    f"(is results_dir on a filesystem the workers share?)")))
+            frames[i] = frame
+        bar.update(1)
+
+    try:
+        if todo:
+            if executor == "serial":
+                _run_serial(todo, str(root), on_done)
+            elif executor == "processes":
+                workers = max_workers or min(2, os.cpu_count() or 1)
+                _run_processes(todo, str(root), on_done, min(workers, len(todo)))
+            elif is_client:
+                _run_dask(todo, str(root), on_done, executor)
+            else:
+                client = client_type(executor)
+                try:
+                    _run_dask(todo, str(root), on_done, client)
+                finally:
+                    client.close()
+    finally:
+        bar.close()
+
+    if failures:
+        failures.sort(key=lambda f: f[0])
+        i, exc = failures[0]
+        more = f" ({len(failures) - 1} more task(s) failed too)" if len(failures) > 1 else ""
+        raise TaskError(
+            f"task {i} ({keys[i]}) failed: {type(exc).__name__}: {exc}{more}\n"
+            f"  params: {_canonical(tasks[i])}\n"
+            f"  the other {len(tasks) - len(failures)} of {len(tasks)} tasks are saved; "
+            f"a rerun computes only the failed ones"
+        ) from exc
+    return _assemble(tasks, frames)
+
+
+def load_results(tasks, results_dir=None) -> pd.DataFrame:
+    """The saved results of `tasks`, as run_sweep returns them, without computing anything.
+
+    Raises MissingResultsError listing every task with no valid file (damaged files are
+    also warned about). Kinds need not be registered: this only reads.
+    """
+    tasks = list(tasks) if not isinstance(tasks, (dict, str)) else tasks
+    keys = validate_tasks(tasks, registered=False)
+    root = _results_dir(results_dir)
+    frames, missing = [], []
+    for i, task in enumerate(tasks):
+        path = result_path(task, root)
+        frame, problem = _read_result(path, task)
+        if frame is None:
+            if problem != "missing":
+                warnings.warn(f"result file {path} of task {i} is {problem}", CorruptResultWarning, stacklevel=2)
+            missing.append(f"  task {i} ({keys[i]}): {_canonical(task)}")
+        frames.append(frame)
+    if missing:
+        shown = "\n".join(missing[:20]) + (f"\n  … and {len(missing) - 20} more" if len(missing) > 20 else "")
+        raise MissingResultsError(
+            f"{len(missing)} of {len(tasks)} tasks have no valid result in {root} "
+            f"(run them with run_sweep):\n{shown}"
+        )
+    return _assemble(tasks, frames)
+
+
+# --- grids and seeds ----------------------------------------------------------------
+
+def derive_seed(root: int, params: Mapping) -> int:
+    """A task's seed from a root seed and its params (any "seed" among them is ignored).
+
+    seed = SeedSequence(entropy=root, spawn_key=<the 8 32-bit words of sha256 of the
+    params' canonical JSON>), first 64-bit word of its state, halved to fit int64.
+    It depends on the params' values only (not on a grid's shape or a task's position),
+    so growing a grid never changes the seeds of the tasks it had. The long spawn_key
+    keeps these streams apart from root's own and from root.spawn() children.
+    """
+    if isinstance(root, bool) or not isinstance(root, int) or root < 0:
+        raise ValueError(f"root seed must be a non-negative integer, got {root!r}")
+    body = {k: v for k, v in params.items() if k != "seed"}
+    digest = hashlib.sha256(_canonical(body).encode("ascii")).digest()
+    words = tuple(int(w) for w in np.frombuffer(digest, dtype="<u4"))
+    state = np.random.SeedSequence(entropy=root, spawn_key=words).generate_state(1, np.uint64)
+    return int(state[0]) >> 1
+
+
+def _plain(value):
+    """numpy scalars (np.linspace, np.arange) as the Python values a task needs."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def grid(base: dict, seeds, *, seed_by: Iterable[str] | None = None, **axes) -> list[dict]:
+    """The cartesian product of `axes` over `base`, one task per combination.
+
+        grid({"kind": "play", "n_games": 1000}, seeds=7,
+             agent=["random", "marginal"], level=["8x8x10", "16x16x40"])
+
+    Order: the first axis varies slowest (itertools.product). Keys: base, then the axes,
+    then "seed".
+
+    `seeds`:
+      * an int: a root seed. Each task's seed is derive_seed(root, params): a function
+        of the task's own params, so adding a value to an axis (or a new axis value in
+        a later sweep) leaves every existing task's seed, key and saved file unchanged.
+        `seed_by` (param names) makes the seed depend on those params only: tasks that
+        agree on them share a seed, e.g. seed_by=["level", "n_games"] plays every agent
+        on the very same boards (common random numbers: paired comparisons).
+      * a list of ints: replicates. Every combination runs once per seed, seed used as
+        given (the innermost axis), so equal seeds mean equal boards across agents.
+    """
+    if type(base) is not dict:
+        raise ValueError(f"base must be a dict of task params, got {type(base).__name__}")
+    if "seed" in base or "seed" in axes:
+        raise ValueError("grid sets 'seed' itself: pass seeds=<root int> or seeds=[replicate seeds]")
+    axis_values: dict[str, list] = {}
+    for name, values in axes.items():
+        if name in base:
+            raise ValueError(f"axis {name!r} is also in base; keep it in one place")
+        if isinstance(values, (str, bytes, dict)) or not isinstance(values, Iterable):
+            raise ValueError(f"axis {name!r} must be a list of values, got {values!r}")
+        values = [_plain(v) for v in values]
+        if not values:
+            raise ValueError(f"axis {name!r} is empty")
+        texts = [_canonical(v) if type(v) in (dict, list) else repr((type(v), v)) for v in values]
+        if len(set(texts)) != len(texts):
+            raise ValueError(f"axis {name!r} repeats a value: {values!r}")
+        axis_values[name] = values
+
+    combos = [{**base, **dict(zip(axis_values, combo))} for combo in itertools.product(*axis_values.values())]
+    if isinstance(seeds, (bool, str, bytes, dict)) or not isinstance(seeds, (int, np.integer, Iterable)):
+        raise ValueError(f"seeds must be a root seed (int) or a list of seeds, got {seeds!r}")
+    if isinstance(seeds, (int, np.integer)):
+        root = int(seeds)
+        names = None if seed_by is None else list(seed_by)
+        if names is not None:
+            if isinstance(seed_by, str):
+                raise ValueError("seed_by must be a list of param names, not a string")
+            unknown = [n for n in names if n not in base and n not in axis_values]
+            if unknown:
+                raise ValueError(f"seed_by names params that are not in the grid: {', '.join(unknown)}")
+        tasks = []
+        for combo in combos:
+            basis = combo if names is None else {n: combo[n] for n in names}
+            tasks.append({**combo, "seed": derive_seed(root, basis)})
+    else:
+        if seed_by is not None:
+            raise ValueError("seed_by applies to a root seed only; a list of seeds is used as given")
+        seed_list = [_plain(s) for s in seeds]
+        if not seed_list or any(type(s) is not int or s < 0 for s in seed_list):
+            raise ValueError(f"seeds must be non-negative integers, got {seeds!r}")
+        if len(set(seed_list)) != len(seed_list):
+            raise ValueError(f"seeds repeats a value: {seed_list!r}")
+        tasks = [{**combo, "seed": s} for combo in combos for s in seed_list]
+    for i, task in enumerate(tasks):  # fail here, where the values were given, not in run_sweep
+        try:
+            _check_task_shape(task)
+        except ValueError as exc:
+            raise ValueError(f"grid task {i}: {exc}") from exc
+    return tasks
+
+
+# --- the built-in kind: play ------------------------------------------------------------
+
+_PLAY_FIELDS = {"kind", "seed", "module", "agent", "agent_params", "level", "n_games", "flood"}
+
+
+def _check_play(task: dict) -> None:
+    unknown = sorted(set(task) - _PLAY_FIELDS)
+    if unknown:
+        raise ValueError(f"field {unknown[0]!r} is not a 'play' param (allowed: {', '.join(sorted(_PLAY_FIELDS))})")
+    for field in ("agent", "level", "n_games"):
+        if field not in task:
+            raise ValueError(f"missing field {field!r}")
+    if type(task["agent"]) is not str:
+        raise ValueError(f"field 'agent' must be an agent name, got {task['agent']!r}")
+    params = task.get("agent_params", {})
+    if type(params) is not dict:
+        raise ValueError(f"field 'agent_params' must be a dict, got {params!r}")
+    try:
+        make_agent(task["agent"], **params)  # cheap; catches unknown agents and params now
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"field 'agent'/'agent_params': {exc}") from exc
+    try:
+        Level.parse(task["level"])
+    except ValueError as exc:
+        raise ValueError(f"field 'level': {exc}") from exc
+    n = task["n_games"]
+    if type(n) is not int or not 1 <= n <= MAX_GAMES:
+        raise ValueError(f"field 'n_games' must be an integer in [1, {MAX_GAMES}], got {n!r}")
+    if type(task.get("flood", True)) is not bool:
+        raise ValueError(f"field 'flood' must be true or false, got {task['flood']!r}")
+
+
+@task_kind("play", check=_check_play)
+def play_task(params: dict) -> pd.DataFrame:
+    """runner.play for one agent on one level: one row per game (the runner's columns)."""
+    agent = make_agent(params["agent"], **params.get("agent_params", {}))
+    return play(agent, params["level"], params["n_games"], params["seed"],
+                flood=params.get("flood", True), progress=False)

@@ -1,0 +1,1 @@
+"""One module per paper: its task kinds, figure functions and run sizes."""

@@ -1,0 +1,235 @@
+"""antimatroid (2012), "Minesweeper Agent": engine verification and the first models.
+
+The blog checks its engine with two Pearson chi-squared tests on 9x9 with 10 mines,
+then plays Random, Marginal, Conditional, Graphical and Semi-deterministic models on
+9x9 with 1..10 mines. This module reproduces the checks and the Random / Marginal
+success rates; each figure is one function named after it, run sizes as keyword
+defaults, returning a `PaperResult` (figure, tidy table, measured rows for REPORT.md).
+
+The blog's rules, from its pseudocode: mines are placed before the first click
+(INITIALIZE-HIDDEN runs before the agent plays, so the first click can lose: our
+`none` rule), and EXPOSE is a flood fill.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from numba import njit
+from scipy import stats as sps
+
+from ..engine import begin_game, new_game_state
+from ..experiments import derive_seed, grid, run_sweep, task_kind
+from ..levels import Level
+from ..stats import chi2_gof, wilson
+
+PAPER = "antimatroid2012"
+NOTEBOOK = "antimatroid2012_agents.ipynb"
+MODULE = __name__
+BOARD = Level(9, 9, 10, "none")  # the blog's board and rule
+MINE_COUNTS = tuple(range(1, 11))  # the success-rate figures' x axis
+MODELS = ("random", "marginal")  # the models reproduced so far
+
+# Run sizes per profile (the blog does not say how many games it played).
+SIZES = {
+    "smoke": {"boards": 4_000, "clicks_games": 4_000, "success_games": 400},
+    "quick": {"boards": 200_000, "clicks_games": 200_000, "success_games": 20_000},
+    "paper": {"boards": 2_000_000, "clicks_games": 2_000_000, "success_games": 200_000},
+}
+
+
+@dataclass
+class PaperResult:
+    """What a figure function hands the notebook: the figure, its data, the numbers for REPORT.md."""
+
+    name: str
+    figure: object
+    table: pd.DataFrame
+    measured: list[dict] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------- task kinds
+@njit(cache=True)
+def _mine_counts_kernel(gs, n_boards, rng, counts):
+    mine = gs[2]
+    for _ in range(n_boards):
+        begin_game(gs, rng)  # rule NONE: the board is dealt here, before any click
+        for i in range(mine.shape[0]):
+            counts[i] += mine[i]
+
+
+def _check_mine_counts(task):
+    Level.parse(task.get("level", ""))
+    if Level.parse(task["level"]).first_click != "none":
+        raise ValueError("level must use the 'none' first-click rule (mines placed before any click)")
+    n = task.get("n_boards")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"n_boards must be a positive integer, got {n!r}")
+
+
+@task_kind("mine_counts", check=_check_mine_counts)
+def mine_counts_task(params: dict) -> pd.DataFrame:
+    """How often each cell held a mine over n_boards fresh boards (one row per cell)."""
+    level = Level.parse(params["level"])
+    gs = new_game_state(level)
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(params["seed"])))
+    counts = np.zeros(level.cells, np.int64)
+    _mine_counts_kernel(gs, int(params["n_boards"]), rng, counts)
+    rows, cols = np.divmod(np.arange(level.cells), level.cols)
+    return pd.DataFrame({"row": rows, "col": cols, "mines": counts})
+
+
+# ------------------------------------------------------------------------- figures
+def check_mine_uniformity(boards: int = SIZES["quick"]["boards"], seed: int = 0, executor="processes",
+                          tasks: int = 4, alpha: float = 0.05) -> PaperResult:
+    """Chi-squared test that mines are uniform over the 81 cells of 9x9/10 (blog: k = 80).
+
+    Under H0 each cell expects boards * 10/81 mines. Cells are not independent
+    multinomial draws (every board has exactly 10 distinct mines), so Pearson's statistic
+    has mean 81 * (1 - 10/81) = 71 here, not k = 80: the test is conservative, and the
+    blog's 71.78 sits right at that mean. We report the statistic as the blog computes it.
+    """
+    import matplotlib.pyplot as plt
+
+    per_task = _split(boards, tasks)
+    sweep = []
+    for chunk, n in enumerate(per_task):  # chunks of boards, each its own task and seed
+        params = {"kind": "mine_counts", "module": MODULE, "level": str(BOARD), "n_boards": n, "chunk": chunk}
+        sweep.append({**params, "seed": derive_seed(seed, params)})
+    df = run_sweep(sweep, executor=executor, progress=False)
+    counts = df.groupby(["row", "col"], as_index=False)["mines"].sum()
+    total = int(sum(per_task))
+    expected = np.full(BOARD.cells, total * BOARD.mines / BOARD.cells)
+    test = chi2_gof(counts["mines"].to_numpy(), expected, alpha=alpha)
+    freq = counts["mines"].to_numpy().reshape(BOARD.rows, BOARD.cols) / total
+
+    fig, ax = plt.subplots(figsize=(5.2, 4.4))
+    im = ax.imshow(freq, cmap="viridis")
+    ax.set_title(f"Mine frequency per cell, {BOARD.rows}x{BOARD.cols}/{BOARD.mines}, {total:,} boards\n"
+                 f"minelab: chi2 = {test['statistic']:.2f} (k = {test['dof']}, "
+                 f"critical {test['critical']:.2f}, p = {test['p_value']:.3f})", fontsize=9)
+    ax.set_xticks(range(BOARD.cols))
+    ax.set_yticks(range(BOARD.rows))
+    fig.colorbar(im, ax=ax, label=f"P(mine); expected {BOARD.mines / BOARD.cells:.4f}")
+    fig.tight_layout()
+
+    item = "Mine uniformity"
+    measured = _chi2_rows(item, test, total)
+    table = counts.assign(frequency=counts["mines"] / total, expected=BOARD.mines / BOARD.cells)
+    return PaperResult("check_mine_uniformity", fig, table, measured)
+
+
+def clicks_before_mine_law(level: Level = BOARD):
+    """The law of safe clicks before the first mine when clicking uniformly at random
+    without flood fill: negative hypergeometric (scipy.stats.nhypergeom: draw without
+    replacement from `cells` balls, `safe_cells` of them counted, until r = 1 mine);
+    support 0..safe cells (the last value is a win)."""
+    return sps.nhypergeom(level.cells, level.safe_cells, 1)
+
+
+def check_clicks_before_mine(games: int = SIZES["quick"]["clicks_games"], seed: int = 0,
+                             executor="processes", alpha: float = 0.05, min_expected: float = 5.0) -> PaperResult:
+    """Random clicks before a mine, without flood fill, against the hypergeometric law
+    (blog: k = 70); the flood-fill distribution overlaid.
+
+    Expected counts in the far tail are tiny (P(71 safe clicks) = 1/C(81,10)), so bins
+    with expected < `min_expected` are pooled from the tail inward, as Pearson's test
+    requires; the blog's k = 70 suggests it pooled too. Both k are shown.
+    """
+    import matplotlib.pyplot as plt
+
+    sweep = grid({"kind": "play", "agent": "random", "level": str(BOARD), "n_games": games}, seeds=seed,
+                 flood=[False, True])
+    df = run_sweep(sweep, executor=executor, progress=False)
+    support = np.arange(BOARD.safe_cells + 1)
+    law = clicks_before_mine_law(BOARD)
+    pmf = law.pmf(support)
+    rows = []
+    for flood, part in df.groupby("flood"):
+        observed = np.bincount(part["safe_clicks"].to_numpy(), minlength=support.size)
+        rows.append(pd.DataFrame({"flood": bool(flood), "safe_clicks": support, "observed": observed,
+                                  "expected": pmf * len(part)}))
+    table = pd.concat(rows, ignore_index=True)
+    no_flood = table[~table["flood"]]
+    test = chi2_gof(no_flood["observed"].to_numpy(), no_flood["expected"].to_numpy(), alpha=alpha,
+                    min_expected=min_expected)
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for flood, part in table.groupby("flood"):
+        label = "minelab, flood fill" if flood else "minelab, no flood fill"
+        ax.plot(part["safe_clicks"], part["observed"] / games, "o" if not flood else "s", ms=3.5,
+                label=label, alpha=0.8)
+    ax.plot(support, pmf, "k-", lw=1.2, label="negative hypergeometric law (no flood)")
+    ax.set_yscale("log")
+    ax.set_xlabel("safe clicks before the first mine")
+    ax.set_ylabel("fraction of games")
+    ax.set_title(f"Random clicks before a mine, {BOARD.rows}x{BOARD.cols}/{BOARD.mines}, {games:,} games each\n"
+                 f"minelab (no flood): chi2 = {test['statistic']:.2f}, k = {test['dof']}, "
+                 f"critical {test['critical']:.2f}, p = {test['p_value']:.3f}", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    measured = _chi2_rows("Clicks before mine", test, games)
+    return PaperResult("check_clicks_before_mine", fig, table, measured)
+
+
+def fig_success_rates(games: int = SIZES["quick"]["success_games"], seed: int = 0, executor="processes",
+                      models=MODELS, mine_counts=MINE_COUNTS) -> PaperResult:
+    """Success rate of each model on 9x9 with 1..10 mines, with Wilson 95% intervals.
+
+    Every model plays the very same boards at each mine count (seed_by level): a paired
+    comparison. The Marginal model learns across the games of its run, as in the blog.
+    """
+    import matplotlib.pyplot as plt
+
+    levels = [str(Level(BOARD.rows, BOARD.cols, m, BOARD.first_click)) for m in mine_counts]
+    sweep = grid({"kind": "play", "n_games": games}, seeds=seed, seed_by=["level", "n_games"],
+                 agent=list(models), level=levels)
+    df = run_sweep(sweep, executor=executor, progress=False)
+    table = success_table(df)
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for i, (agent, part) in enumerate(table.groupby("agent", sort=False)):
+        x = part["mines"] + (i - (len(models) - 1) / 2) * 0.12
+        ax.errorbar(x, part["win_rate"], yerr=[part["win_rate"] - part["ci_low"], part["ci_high"] - part["win_rate"]],
+                    fmt="o-", ms=4, capsize=2, label=f"minelab {agent}")
+    ax.set_xlabel(f"mines on a {BOARD.rows}x{BOARD.cols} board")
+    ax.set_ylabel("success rate (95% Wilson CI)")
+    ax.set_yscale("log")
+    ax.set_title(f"Random and Marginal models, {games:,} games per point "
+                 f"(published values: figure only, no numbers in the text)", fontsize=9)
+    ax.legend()
+    fig.tight_layout()
+    measured = [{"item": f"{agent.capitalize()} model", "quantity": f"success rate, {int(r.mines)} mines",
+                 "value": r.win_rate, "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games)}
+                for agent in models for r in table[table["agent"] == agent].itertuples()]
+    return PaperResult("fig_success_rates", fig, table, measured)
+
+
+def success_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Tidy per (agent, mines): games, wins, win rate and its Wilson interval."""
+    out = []
+    for (agent, level), part in df.groupby(["agent", "level"], sort=False):
+        wins, n = int(part["won"].sum()), len(part)
+        low, high = wilson(wins, n)
+        out.append({"agent": agent, "level": level, "mines": Level.parse(level).mines, "games": n,
+                    "wins": wins, "win_rate": wins / n, "ci_low": low, "ci_high": high})
+    return pd.DataFrame(out).sort_values(["agent", "mines"], kind="stable").reset_index(drop=True)
+
+
+# ------------------------------------------------------------------------- helpers
+def _split(total: int, parts: int) -> list[int]:
+    if isinstance(total, bool) or not isinstance(total, int) or total < 1:
+        raise ValueError(f"boards must be a positive integer, got {total!r}")
+    parts = max(1, min(int(parts), total))
+    base, extra = divmod(total, parts)
+    return [base + (1 if i < extra else 0) for i in range(parts)]
+
+
+def _chi2_rows(item: str, test: dict, games: int) -> list[dict]:
+    note = f"alpha = {test['alpha']}; p = {test['p_value']:.4f}"
+    return [
+        {"item": item, "quantity": "chi2 statistic", "value": test["statistic"], "games": games, "note": note},
+        {"item": item, "quantity": "chi2 critical 0.05", "value": test["critical"], "games": games},
+        {"item": item, "quantity": "degrees of freedom", "value": test["dof"], "games": games},
+    ]

@@ -1,0 +1,582 @@
+"""Outputs of the notebooks: figures, tables, measured numbers and figures/REPORT.md.
+
+Notebooks write everything they produce through this module, so that every file lands
+in `figures/<paper>/`, every write is atomic (a temporary file in the same directory,
+then `os.replace`), and `build_report()` can set minelab's numbers beside the published
+ones (`data/published/<paper>.csv`, always labelled "published")::
+
+    from minelab import report
+    report.save_figure(fig, "antimatroid2012", "check_mine_uniformity")
+    report.save_table(df, "antimatroid2012", "fig_success_rates")
+    report.record_measured("antimatroid2012", rows, notebook="antimatroid2012_agents.ipynb",
+                           profile=profile)
+    report.build_report()
+
+Set the environment variable MINELAB_FIGURES_DIR to write somewhere else than
+`<repo>/figures` (the tests do). This module depends on pandas, numpy, matplotlib and
+the standard library only: it sits above the engine, agents and runner and imports none
+of them.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import fnmatch
+import math
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Callable, Iterable, Mapping
+
+import numpy as np
+import pandas as pd
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+PUBLISHED_DIR = REPO_ROOT / "data" / "published"
+FIGURES_ENV = "MINELAB_FIGURES_DIR"
+
+#: paper id -> title (DESIGN.md's table of papers), in report order.
+PAPERS: dict[str, str] = {
+    "lordeiro2021": "Lordeiro et al. 2021: multi-armed bandits over 3x3 window actions "
+                    "(greedy, epsilon-greedy, UCB), symmetries, flags, transfer learning",
+    "buffet2012": "Buffet et al. 2012: CSP, HCSP, UCT (BSSUCT) and Optimistic Heuristics",
+    "bilir2023": "Bilir et al. 2023: Q-learning, SARSA, linear Q approximation and MCTS on 5x5 with 5 mines",
+    "gardea2015": "Gardea et al. 2015: local classifiers, kernel ridge regression, simplified "
+                  "Q-learning and CSP across board sizes and densities",
+    "antimatroid2012": "Antimatroid 2012 (blog): engine chi-squared checks; Random, Marginal, "
+                       "Conditional, Graphical and Semi-deterministic models on 9x9 with 1..10 mines",
+}
+PROFILES = ("smoke", "quick", "paper")
+
+PUBLISHED_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", "games", "source", "note")
+ITEMS_COLUMNS = ("paper", "item", "title", "notebook", "issue", "files")
+MEASURED_INPUT = ("item", "quantity", "value", "ci_low", "ci_high", "games", "note")
+MEASURED_COLUMNS = MEASURED_INPUT + ("notebook", "profile", "date")
+OUTPUT_SUFFIXES = (".png", ".csv", ".md", ".svg", ".pdf", ".html", ".json", ".parquet")
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+
+
+# --------------------------------------------------------------------------- paths
+
+def figures_dir(paper: str | None = None) -> Path:
+    """`<repo>/figures` (or $MINELAB_FIGURES_DIR), or its `<paper>` subfolder; created on demand."""
+    env = os.environ.get(FIGURES_ENV)
+    root = Path(env).expanduser() if env else REPO_ROOT / "figures"
+    path = root if paper is None else root / _check_paper(paper)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _check_paper(paper) -> str:
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r}; known: {', '.join(PAPERS)}")
+    return paper
+
+
+def _check_name(name) -> str:
+    if not isinstance(name, str):
+        raise ValueError(f"name must be a string, got {name!r}")
+    for suffix in OUTPUT_SUFFIXES:
+        if name.lower().endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    if not _NAME_RE.match(name):
+        raise ValueError(f"name must be a plain file stem (letters, digits, _ . -), got {name!r}")
+    return name
+
+
+# --------------------------------------------------------------------------- atomic writes
+
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _atomic_write(path: Path, write: Callable, mode: str = "w") -> Path:
+    """Call write(fileobj) on a temp file next to `path`, then os.replace it into place."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        kwargs = {"encoding": "utf-8", "newline": ""} if "b" not in mode else {}
+        with os.fdopen(fd, mode, **kwargs) as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_current_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def _write_text(path: Path, text: str) -> Path:
+    return _atomic_write(path, lambda fh: fh.write(text))
+
+
+# --------------------------------------------------------------------------- figures and tables
+
+def save_figure(fig, paper: str, name: str) -> Path:
+    """Save a matplotlib figure as figures/<paper>/<name>.png (dpi 120, tight bbox); return the path."""
+    path = figures_dir(paper) / f"{_check_name(name)}.png"
+    return _atomic_write(path, lambda fh: fig.savefig(fh, format="png", dpi=120, bbox_inches="tight"),
+                         mode="wb")
+
+
+def save_table(df: pd.DataFrame, paper: str, name: str) -> tuple[Path, Path]:
+    """Save a DataFrame as figures/<paper>/<name>.csv and <name>.md (a pipe table); return both paths."""
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"save_table needs a pandas DataFrame, got {type(df).__name__}")
+    name = _check_name(name)
+    out = df if isinstance(df.index, pd.RangeIndex) and df.index.name is None else df.reset_index()
+    folder = figures_dir(paper)
+    csv_path = _atomic_write(folder / f"{name}.csv", lambda fh: out.to_csv(fh, index=False))
+    md_path = _write_text(folder / f"{name}.md", markdown_table(out) + "\n")
+    return csv_path, md_path
+
+
+def _fmt_number(value) -> str:
+    if value is None or value is pd.NA:
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        if math.isnan(value):
+            return ""
+        if float(value).is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        return f"{value:.6g}"
+    return str(value)
+
+
+def _md_cell(value) -> str:
+    try:
+        if pd.isna(value):
+            return ""
+    except (TypeError, ValueError):
+        pass
+    text = _fmt_number(value)
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
+def markdown_table(df: pd.DataFrame) -> str:
+    """A GitHub pipe table of df (no index; numbers right-aligned; NaN shown empty)."""
+    header = [_md_cell(str(c)) for c in df.columns]
+    numeric = [pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])
+               for c in df.columns]
+    lines = ["| " + " | ".join(header) + " |",
+             "|" + "|".join("---:" if num else "---" for num in numeric) + "|"]
+    for row in df.itertuples(index=False, name=None):
+        lines.append("| " + " | ".join(_md_cell(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+def _pipe_table(header: list[str], rows: Iterable[list[str]]) -> str:
+    esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+    lines = ["| " + " | ".join(esc(h) for h in header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- measured numbers
+
+def _as_float(value, what: str) -> float:
+    if value is None or value is pd.NA or (isinstance(value, str) and value.strip() == ""):
+        return math.nan
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{what} must be a number, got {value!r}")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} must be a number, got {value!r}") from None
+
+
+def _as_games(value, what: str):
+    if value is None or value is pd.NA or (isinstance(value, str) and value.strip() == ""):
+        return pd.NA
+    if isinstance(value, (float, np.floating)) and math.isnan(value):
+        return pd.NA
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{what} must be a non-negative integer, got {value!r}")
+    try:
+        as_float = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} must be a non-negative integer, got {value!r}") from None
+    if not as_float.is_integer() or as_float < 0:
+        raise ValueError(f"{what} must be a non-negative integer, got {value!r}")
+    return int(as_float)
+
+
+def _as_text(value) -> str:
+    if value is None or value is pd.NA:
+        return ""
+    if isinstance(value, float) and math.isnan(value):
+        return ""
+    return str(value)
+
+
+def _normalize_measured(rows) -> pd.DataFrame:
+    if isinstance(rows, pd.DataFrame):
+        records = rows.to_dict("records")
+    elif isinstance(rows, Mapping):
+        records = [dict(rows)]
+    else:
+        records = [dict(r) for r in rows]
+    clean = []
+    for i, rec in enumerate(records):
+        unknown = set(rec) - set(MEASURED_INPUT)
+        if unknown:
+            raise ValueError(f"measured row {i}: unknown column(s) {sorted(unknown)}; "
+                             f"allowed: {', '.join(MEASURED_INPUT)}")
+        for key in ("item", "quantity", "value"):
+            if key not in rec:
+                raise ValueError(f"measured row {i}: missing {key!r}")
+        item, quantity = _as_text(rec["item"]).strip(), _as_text(rec["quantity"]).strip()
+        if not item or not quantity:
+            raise ValueError(f"measured row {i}: item and quantity must be non-empty strings")
+        value = _as_float(rec["value"], f"measured row {i} ({item}, {quantity}): value")
+        if math.isnan(value):
+            raise ValueError(f"measured row {i} ({item}, {quantity}): value is missing")
+        lo = _as_float(rec.get("ci_low"), f"measured row {i} ({item}, {quantity}): ci_low")
+        hi = _as_float(rec.get("ci_high"), f"measured row {i} ({item}, {quantity}): ci_high")
+        if not math.isnan(lo) and not math.isnan(hi) and lo > hi:
+            raise ValueError(f"measured row {i} ({item}, {quantity}): ci_low {lo} > ci_high {hi}")
+        games = _as_games(rec.get("games"), f"measured row {i} ({item}, {quantity}): games")
+        clean.append({"item": item, "quantity": quantity, "value": value, "ci_low": lo, "ci_high": hi,
+                      "games": games, "note": _as_text(rec.get("note"))})
+    df = pd.DataFrame(clean, columns=list(MEASURED_INPUT))
+    dup = df.duplicated(["item", "quantity"], keep=False)
+    if dup.any():
+        pairs = sorted(set(zip(df.loc[dup, "item"], df.loc[dup, "quantity"])))
+        raise ValueError(f"measured rows repeat (item, quantity): {pairs}")
+    return df
+
+
+def _read_measured(path: Path) -> pd.DataFrame:
+    try:
+        df = pd.read_csv(path, dtype={"item": str, "quantity": str, "note": str, "notebook": str,
+                                      "profile": str, "date": str}, keep_default_na=False,
+                         na_values={"value": [""], "ci_low": [""], "ci_high": [""], "games": [""]})
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read measured results ({exc})") from None
+    missing = [c for c in MEASURED_COLUMNS if c not in df.columns]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {missing}; expected {', '.join(MEASURED_COLUMNS)}")
+    df = df[list(MEASURED_COLUMNS)].copy()
+    for col in ("value", "ci_low", "ci_high"):
+        df[col] = pd.to_numeric(df[col], errors="coerce")
+    df["games"] = pd.to_numeric(df["games"], errors="coerce").astype("Int64")
+    return df
+
+
+def load_measured(paper: str) -> pd.DataFrame:
+    """figures/<paper>/measured.csv as a DataFrame (empty, with the columns, if none yet)."""
+    path = figures_dir(paper) / "measured.csv"
+    if not path.exists():
+        return _empty_measured()
+    return _read_measured(path)
+
+
+def _empty_measured() -> pd.DataFrame:
+    df = pd.DataFrame({c: pd.Series(dtype=float if c in ("value", "ci_low", "ci_high") else object)
+                       for c in MEASURED_COLUMNS})
+    df["games"] = df["games"].astype("Int64")
+    return df
+
+
+def record_measured(paper: str, rows, notebook: str, profile: str) -> Path:
+    """Merge measured numbers into figures/<paper>/measured.csv; return its path.
+
+    rows: a DataFrame, a list of dicts or one dict with item, quantity, value and
+    optionally ci_low, ci_high (NaN when none), games (int or NA) and note. A row with
+    the same (item, quantity) as an earlier one replaces it in place; new rows are
+    appended. Each row is stamped with notebook, profile and the UTC date.
+    """
+    _check_paper(paper)
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {', '.join(PROFILES)}; got {profile!r}")
+    if not isinstance(notebook, str) or not notebook.strip():
+        raise ValueError(f"notebook must be a non-empty string (the notebook file name), got {notebook!r}")
+    new = _normalize_measured(rows)
+    new["notebook"] = notebook
+    new["profile"] = profile
+    new["date"] = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    path = figures_dir(paper) / "measured.csv"
+    old = _read_measured(path) if path.exists() else _empty_measured()
+    key_new = {k: i for i, k in enumerate(zip(new["item"], new["quantity"]))}
+    merged, used = [], set()
+    for rec in old.to_dict("records"):
+        key = (rec["item"], rec["quantity"])
+        if key in key_new:
+            merged.append(new.iloc[key_new[key]].to_dict())
+            used.add(key)
+        else:
+            merged.append(rec)
+    merged += [rec for rec in new.to_dict("records") if (rec["item"], rec["quantity"]) not in used]
+    out = pd.DataFrame(merged, columns=list(MEASURED_COLUMNS))
+    out["games"] = pd.array([_as_games(g, "games") for g in out["games"]], dtype="Int64")
+    return _atomic_write(path, lambda fh: out.to_csv(fh, index=False))
+
+
+# --------------------------------------------------------------------------- published numbers
+
+def _published_dir(directory=None) -> Path:
+    return Path(directory) if directory is not None else PUBLISHED_DIR
+
+
+def _read_strict_csv(path: Path, columns: tuple[str, ...], what: str) -> pd.DataFrame:
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no {what} file")
+    try:
+        df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: malformed {what} CSV ({str(exc).strip()})") from None
+    missing = [c for c in columns if c not in df.columns]
+    extra = [c for c in df.columns if c not in columns]
+    if missing or extra:
+        raise ValueError(f"{path}: malformed {what} CSV: expected columns {', '.join(columns)}"
+                         + (f"; missing {missing}" if missing else "")
+                         + (f"; unexpected {extra}" if extra else ""))
+    return df[list(columns)].apply(lambda s: s.str.strip())
+
+
+def load_published(paper: str, directory: str | os.PathLike | None = None) -> pd.DataFrame:
+    """Published numbers of one paper from data/published/<paper>.csv.
+
+    Columns: paper, item, quantity, value, ci_low, ci_high, games, source, note
+    (value/ci_low/ci_high float, games Int64). Raises ValueError naming the file when
+    it is malformed, FileNotFoundError when the paper has no published CSV yet.
+    """
+    _check_paper(paper)
+    path = _published_dir(directory) / f"{paper}.csv"
+    df = _read_strict_csv(path, PUBLISHED_COLUMNS, "published-numbers")
+    problems = []
+    for i, rec in enumerate(df.to_dict("records")):
+        line = i + 2
+        if rec["paper"] != paper:
+            problems.append(f"line {line}: paper is {rec['paper']!r}, expected {paper!r}")
+        if not rec["item"] or not rec["quantity"]:
+            problems.append(f"line {line}: empty item or quantity")
+        try:
+            if math.isnan(_as_float(rec["value"], "value")):
+                problems.append(f"line {line}: value is empty")
+        except ValueError:
+            problems.append(f"line {line}: value {rec['value']!r} is not a number")
+        for col in ("ci_low", "ci_high"):
+            try:
+                _as_float(rec[col], col)
+            except ValueError:
+                problems.append(f"line {line}: {col} {rec[col]!r} is not a number")
+        try:
+            _as_games(rec["games"], "games")
+        except ValueError:
+            problems.append(f"line {line}: games {rec['games']!r} is not a non-negative integer")
+    if problems:
+        raise ValueError(f"{path}: malformed published-numbers CSV: " + "; ".join(problems[:10]))
+    dup = df.duplicated(["item", "quantity"], keep=False)
+    if dup.any():
+        pairs = sorted(set(zip(df.loc[dup, "item"], df.loc[dup, "quantity"])))
+        raise ValueError(f"{path}: malformed published-numbers CSV: repeated (item, quantity) {pairs}")
+    out = df.copy()
+    for col in ("value", "ci_low", "ci_high"):
+        out[col] = [_as_float(v, col) for v in df[col]]
+    out["games"] = pd.array([_as_games(v, "games") for v in df["games"]], dtype="Int64")
+    return out
+
+
+def load_items(directory: str | os.PathLike | None = None) -> pd.DataFrame:
+    """Every figure and table of the five papers, from data/published/items.csv (all str columns)."""
+    path = _published_dir(directory) / "items.csv"
+    df = _read_strict_csv(path, ITEMS_COLUMNS, "items")
+    bad = sorted(set(df["paper"]) - set(PAPERS))
+    if bad:
+        raise ValueError(f"{path}: malformed items CSV: unknown paper(s) {bad}")
+    if (df["item"] == "").any():
+        raise ValueError(f"{path}: malformed items CSV: empty item on line(s) "
+                         f"{[i + 2 for i in np.flatnonzero(df['item'] == '')]}")
+    dup = df.duplicated(["paper", "item"])
+    if dup.any():
+        raise ValueError(f"{path}: malformed items CSV: repeated (paper, item) "
+                         f"{list(zip(df.loc[dup, 'paper'], df.loc[dup, 'item']))}")
+    return df
+
+
+# --------------------------------------------------------------------------- REPORT.md
+
+def _fmt_ci(value, lo, hi, games) -> str:
+    text = _fmt_number(value)
+    if not (pd.isna(lo) and pd.isna(hi)):
+        text += f" ({_fmt_number(lo) or '?'}, {_fmt_number(hi) or '?'})"
+    if not pd.isna(games):
+        text += f", {int(games):,} games"
+    return text
+
+
+def _item_files(folder: Path, patterns: str) -> list[Path]:
+    globs = [g for g in re.split(r"[;\s]+", patterns or "") if g]
+    if not globs or not folder.is_dir():
+        return []
+    found = [p for p in folder.iterdir()
+             if p.is_file() and not p.name.startswith(".") and any(fnmatch.fnmatch(p.name, g) for g in globs)]
+    return sorted(found)
+
+
+def _link(target: Path, base: Path) -> str:
+    rel = Path(os.path.relpath(target.resolve(), base)).as_posix()
+    return f"[{target.name}]({rel.replace(' ', '%20')})"
+
+
+def _published_or_empty(paper: str, directory) -> pd.DataFrame:
+    """The paper's published numbers; empty when it has no CSV yet (malformed still raises)."""
+    try:
+        return load_published(paper, directory)
+    except FileNotFoundError:
+        return pd.DataFrame(columns=list(PUBLISHED_COLUMNS))
+
+
+def _comparison_rows(pub: pd.DataFrame, meas: pd.DataFrame) -> list[list[str]]:
+    rows = []
+    measured_by_key = {(r["item"], r["quantity"]): r for r in meas.to_dict("records")}
+    seen = set()
+    for p in pub.to_dict("records"):
+        key = (p["item"], p["quantity"])
+        seen.add(key)
+        published = _fmt_ci(p["value"], p["ci_low"], p["ci_high"], p["games"]) + " (published)"
+        m = measured_by_key.get(key)
+        if m is None:
+            rows.append([p["quantity"], published, "not yet reproduced", ""])
+        else:
+            rows.append([p["quantity"], published, _fmt_ci(m["value"], m["ci_low"], m["ci_high"], m["games"]),
+                         m["profile"]])
+    for m in meas.to_dict("records"):
+        if (m["item"], m["quantity"]) not in seen:
+            rows.append([m["quantity"], "no published value",
+                         _fmt_ci(m["value"], m["ci_low"], m["ci_high"], m["games"]), m["profile"]])
+    return rows
+
+
+COMPARISON_HEADER = ["quantity", "published", "minelab (95% CI, games)", "profile"]
+COMPARE_COLUMNS = ["item", "quantity", "published", "minelab", "ci_low", "ci_high", "games", "profile"]
+
+
+def compare(paper: str, item: str | None = None, *,
+            published_dir: str | os.PathLike | None = None) -> pd.DataFrame:
+    """Published numbers beside minelab's measured ones, for display in a notebook.
+
+    One row per (item, quantity) found in either data/published/<paper>.csv or
+    figures/<paper>/measured.csv (all items, or only `item`): published value (NaN when
+    the paper states none), minelab value with its 95% interval, games and profile
+    (NaN / <NA> / "" when not yet reproduced).
+    """
+    _check_paper(paper)
+    pub = _published_or_empty(paper, published_dir)
+    meas = load_measured(paper)
+    if item is not None:
+        pub, meas = pub[pub["item"] == item], meas[meas["item"] == item]
+    left = pd.DataFrame({"item": pub["item"], "quantity": pub["quantity"],
+                         "published": pd.to_numeric(pub["value"], errors="coerce")})
+    right = pd.DataFrame({"item": meas["item"], "quantity": meas["quantity"], "minelab": meas["value"],
+                          "ci_low": meas["ci_low"], "ci_high": meas["ci_high"], "games": meas["games"],
+                          "profile": meas["profile"]})
+    out = left.merge(right, on=["item", "quantity"], how="outer", sort=False)
+    # published rows in file order first, then measured-only rows in recording order
+    order: dict = {}
+    for key in list(zip(left["item"], left["quantity"])) + list(zip(right["item"], right["quantity"])):
+        order.setdefault(key, len(order))
+    out["_order"] = [order[k] for k in zip(out["item"], out["quantity"])]
+    out = out.sort_values("_order", kind="stable").drop(columns="_order").reset_index(drop=True)
+    out["games"] = out["games"].astype("Int64")
+    out["profile"] = out["profile"].fillna("")
+    for col in ("published", "minelab", "ci_low", "ci_high"):
+        out[col] = out[col].astype(float)
+    return out[COMPARE_COLUMNS]
+
+
+def build_report(path: str | os.PathLike | None = None, *,
+                 published_dir: str | os.PathLike | None = None) -> Path:
+    """Regenerate figures/REPORT.md (atomically) and return its path.
+
+    For each paper, every figure and table of data/published/items.csv with its
+    notebook, the files found under figures/<paper>/ and a comparison of published
+    numbers (labelled "published") with minelab's measured ones (figures/<paper>/measured.csv).
+    Links are relative to the report's folder.
+    """
+    fig_root = figures_dir()
+    path = Path(path) if path is not None else fig_root / "REPORT.md"
+    base = path.parent.resolve()
+    items = load_items(published_dir)
+
+    lines = [
+        "# minelab: paper vs minelab",
+        "",
+        "Every figure and table of the five papers, the notebook that regenerates it, the files it "
+        "wrote and minelab's numbers beside the published ones (published numbers come from "
+        "`data/published/` and are labelled \"published\"; minelab's carry their 95% interval and "
+        "game count, and the profile they were run with). Written by `minelab.report.build_report()` "
+        "(`make reproduce`); do not edit by hand.",
+        "",
+        "| paper | figures and tables | with a notebook | measured numbers |",
+        "|---|---:|---:|---:|",
+    ]
+    sections = []
+    for paper, title in PAPERS.items():
+        paper_items = items[items["paper"] == paper]
+        published = _published_or_empty(paper, published_dir)
+        folder = fig_root / paper
+        measured = load_measured(paper) if (folder / "measured.csv").exists() else _empty_measured()
+        lines.append(f"| [{paper}](#{paper}) | {len(paper_items)} | {(paper_items['notebook'] != '').sum()} "
+                     f"| {len(measured)} |")
+
+        sec = ["", f"## {paper}", "", f"{title}", ""]
+        if paper_items.empty:
+            sec += ["No figures or tables listed in `data/published/items.csv`.", ""]
+        listed = set()
+        for it in paper_items.to_dict("records"):
+            item = it["item"]
+            listed.add(item)
+            sec += [f"### {paper} {item}: {it['title']}", ""]
+            if it["notebook"]:
+                sec.append(f"- notebook: `notebooks/{it['notebook']}`")
+            elif it["issue"]:
+                sec.append(f"- notebook: none yet (issue #{it['issue']})")
+            else:
+                sec.append("- notebook: none yet")
+            files = _item_files(folder, it["files"])
+            sec.append("- files: " + (", ".join(_link(f, base) for f in files) if files else "none yet"))
+            pub = published[published["item"] == item]
+            meas = measured[measured["item"] == item]
+            sec.append("")
+            if pub.empty and meas.empty:
+                status = "not yet reproduced" if not files else "figure regenerated"
+                sec.append(f"No numeric published value (figure only); {status}.")
+            else:
+                if pub.empty:
+                    sec += ["No numeric published value (figure only); minelab measured:", ""]
+                sec.append(_pipe_table(COMPARISON_HEADER, _comparison_rows(pub, meas)))
+            sec.append("")
+        # numbers recorded under items that items.csv does not list (extra checks)
+        extra_items = [i for i in dict.fromkeys(list(published["item"]) + list(measured["item"]))
+                       if i not in listed]
+        if extra_items:
+            sec += ["### Other measured checks", ""]
+            rows = []
+            for item in extra_items:
+                for row in _comparison_rows(published[published["item"] == item],
+                                            measured[measured["item"] == item]):
+                    rows.append([item] + row)
+            sec += [_pipe_table(["item"] + COMPARISON_HEADER, rows), ""]
+        sections += sec
+    text = "\n".join(lines + sections).rstrip() + "\n"
+    return _write_text(path, text)
+
+
+__all__ = ["REPO_ROOT", "PAPERS", "PROFILES", "figures_dir", "save_figure", "save_table",
+           "markdown_table", "record_measured", "load_measured", "load_published", "load_items", "compare",
+           "build_report"]

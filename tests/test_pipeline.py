@@ -1,0 +1,424 @@
+"""The reproduction pipeline without executing notebooks: report writers, REPORT.md,
+published data files, committed notebooks, and reproduce.run's argument checks."""
+from __future__ import annotations
+
+import ast
+import json
+import math
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from minelab import report, reproduce  # noqa: E402
+from minelab.profiles import PROFILES  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+PUBLISHED = ROOT / "data" / "published"
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+@pytest.fixture
+def figs(tmp_path, monkeypatch):
+    folder = tmp_path / "figures"
+    monkeypatch.setenv("MINELAB_FIGURES_DIR", str(folder))
+    return folder
+
+
+def leftovers(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("*") if p.name.startswith(".") or p.suffix == ".tmp"]
+
+
+# --------------------------------------------------------------------------- layering
+
+def test_report_imports_no_agents_runner_experiments():
+    tree = ast.parse((ROOT / "minelab" / "report.py").read_text())
+    modules = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            modules.add("." * node.level + (node.module or ""))
+    relative = {m for m in modules if m.startswith(".") or m.startswith("minelab")}
+    assert not relative, f"report.py imports package modules {relative}"
+    allowed = {"pandas", "numpy", "matplotlib"}
+    import sys
+    third_party = {m.split(".")[0] for m in modules} - set(sys.stdlib_module_names) - {"__future__"}
+    assert third_party <= allowed, third_party
+    assert report.PROFILES == PROFILES
+
+
+# --------------------------------------------------------------------------- figures and tables
+
+def test_figures_dir_env_override_and_paper_subdir(figs):
+    assert report.figures_dir() == figs and figs.is_dir()
+    assert report.figures_dir("antimatroid2012") == figs / "antimatroid2012"
+    with pytest.raises(ValueError, match="unknown paper"):
+        report.figures_dir("nope2099")
+
+
+def test_figures_dir_default_is_repo_figures(monkeypatch):
+    monkeypatch.delenv("MINELAB_FIGURES_DIR", raising=False)
+    assert report.REPO_ROOT == ROOT
+    assert report.figures_dir() == ROOT / "figures"
+
+
+def test_save_figure_atomic(figs):
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [1, 0])
+    path = report.save_figure(fig, "antimatroid2012", "check_demo")
+    plt.close(fig)
+    assert path == figs / "antimatroid2012" / "check_demo.png"
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # overwrite in place, still no temp files
+    fig, ax = plt.subplots()
+    report.save_figure(fig, "antimatroid2012", "check_demo.png")
+    plt.close(fig)
+    assert sorted(p.name for p in path.parent.iterdir()) == ["check_demo.png"]
+    assert leftovers(figs) == []
+    with pytest.raises(ValueError):
+        report.save_figure(fig, "antimatroid2012", "../escape")
+
+
+def test_save_figure_failure_leaves_no_temp_file(figs):
+    class Broken:
+        def savefig(self, *args, **kwargs):
+            raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        report.save_figure(Broken(), "antimatroid2012", "broken")
+    assert list((figs / "antimatroid2012").iterdir()) == []
+
+
+def test_save_table_csv_and_markdown(figs):
+    df = pd.DataFrame({"mines": [1, 2], "win rate": [0.5, 0.123456789], "agent": ["a|b", None]})
+    csv_path, md_path = report.save_table(df, "antimatroid2012", "fig_success_rates")
+    assert csv_path.name == "fig_success_rates.csv" and md_path.name == "fig_success_rates.md"
+    pd.testing.assert_frame_equal(pd.read_csv(csv_path), df.astype({"agent": object}), check_dtype=False)
+    md = md_path.read_text().splitlines()
+    assert md[0] == "| mines | win rate | agent |"
+    assert md[1] == "|---:|---:|---|"
+    assert md[2] == "| 1 | 0.5 | a\\|b |"
+    assert md[3] == "| 2 | 0.123457 |  |"
+    assert leftovers(figs) == []
+
+
+# --------------------------------------------------------------------------- measured numbers
+
+def test_record_measured_merges_on_item_quantity(figs):
+    rows = [
+        {"item": "Mine uniformity", "quantity": "chi2 statistic", "value": 70.0, "ci_low": math.nan,
+         "ci_high": math.nan, "games": 1000},
+        {"item": "Random model", "quantity": "win rate 9x9x3", "value": 0.1, "ci_low": 0.08,
+         "ci_high": 0.12, "games": 2000, "note": "first"},
+    ]
+    path = report.record_measured("antimatroid2012", rows, notebook="a.ipynb", profile="smoke")
+    assert path == figs / "antimatroid2012" / "measured.csv"
+    report.record_measured(
+        "antimatroid2012",
+        pd.DataFrame([{"item": "Random model", "quantity": "win rate 9x9x3", "value": 0.2,
+                       "ci_low": 0.19, "ci_high": 0.21, "games": 9000, "note": "second"},
+                      {"item": "Random model", "quantity": "win rate 9x9x4", "value": 0.05,
+                       "ci_low": math.nan, "ci_high": math.nan, "games": pd.NA}]),
+        notebook="b.ipynb", profile="quick")
+    df = pd.read_csv(path)
+    assert list(df.columns) == ["item", "quantity", "value", "ci_low", "ci_high", "games", "note",
+                                "notebook", "profile", "date"]
+    assert list(zip(df["item"], df["quantity"])) == [
+        ("Mine uniformity", "chi2 statistic"), ("Random model", "win rate 9x9x3"),
+        ("Random model", "win rate 9x9x4")]
+    replaced = df.iloc[1]
+    assert (replaced["value"], replaced["games"], replaced["note"], replaced["notebook"], replaced["profile"]) \
+        == (0.2, 9000, "second", "b.ipynb", "quick")
+    assert df.iloc[0]["notebook"] == "a.ipynb" and df.iloc[0]["profile"] == "smoke"
+    assert pd.isna(df.iloc[2]["games"]) and pd.isna(df.iloc[0]["ci_low"])
+    assert pd.Timestamp(df.iloc[0]["date"]).tzinfo is not None
+    loaded = report.load_measured("antimatroid2012")
+    assert str(loaded["games"].dtype) == "Int64" and len(loaded) == 3
+    assert leftovers(figs) == []
+
+
+@pytest.mark.parametrize("rows, match", [
+    ([{"item": "X", "quantity": "q"}], "missing 'value'"),
+    ([{"item": "X", "quantity": "q", "value": "high"}], "value must be a number"),
+    ([{"item": "X", "quantity": "q", "value": 1.0, "colour": "red"}], "unknown column"),
+    ([{"item": "X", "quantity": "q", "value": 1.0, "games": 2.5}], "games"),
+    ([{"item": "X", "quantity": "q", "value": 1.0, "ci_low": 2.0, "ci_high": 1.0}], "ci_low"),
+    ([{"item": "X", "quantity": "q", "value": 1.0}, {"item": "X", "quantity": "q", "value": 2.0}], "repeat"),
+])
+def test_record_measured_rejects_bad_rows(figs, rows, match):
+    with pytest.raises(ValueError, match=match):
+        report.record_measured("antimatroid2012", rows, notebook="a.ipynb", profile="smoke")
+    assert not (figs / "antimatroid2012" / "measured.csv").exists()
+
+
+def test_record_measured_checks_profile_and_paper(figs):
+    row = [{"item": "X", "quantity": "q", "value": 1.0}]
+    with pytest.raises(ValueError, match="profile"):
+        report.record_measured("antimatroid2012", row, notebook="a.ipynb", profile="fast")
+    with pytest.raises(ValueError, match="unknown paper"):
+        report.record_measured("antimatroid", row, notebook="a.ipynb", profile="quick")
+
+
+# --------------------------------------------------------------------------- published data
+
+def test_items_csv_lists_all_five_papers():
+    items = report.load_items()
+    assert set(items["paper"]) == set(report.PAPERS) == {
+        "lordeiro2021", "buffet2012", "bilir2023", "gardea2015", "antimatroid2012"}
+    lordeiro = set(items.loc[items["paper"] == "lordeiro2021", "item"])
+    assert lordeiro == {f"Fig {i}" for i in range(1, 13)} | {"Table I", "Table II", "Table III", "Table IV"}
+    assert set(items.loc[items["paper"] == "buffet2012", "item"]) == {"Fig 1", "Fig 2", "Fig 3", "Fig 4", "Table 1"}
+    assert set(items.loc[items["paper"] == "bilir2023", "item"]) == {"Fig 1", "Fig A1", "Fig A2"}
+    anti = items[items["paper"] == "antimatroid2012"].set_index("item")
+    assert list(anti.index) == ["Mine uniformity", "Clicks before mine", "Random model", "Marginal model",
+                                "Conditional model", "Graphical model", "Semi-deterministic model"]
+    assert (anti["notebook"].iloc[:4] == "antimatroid2012_agents.ipynb").all()
+    assert (anti["notebook"].iloc[4:] == "").all()
+    assert (items.loc[items["paper"] == "lordeiro2021", "issue"] == "3").all()
+    assert (items.loc[items["paper"] == "buffet2012", "issue"] == "4").all()
+    assert (items.loc[~items["paper"].isin(["lordeiro2021", "buffet2012"]), "issue"] == "").all()
+    assert (items["title"] != "").all()
+
+
+def test_items_with_a_notebook_name_an_existing_notebook_or_a_planned_one():
+    items = report.load_items()
+    for nb in set(items["notebook"]) - {""}:
+        assert nb.endswith(".ipynb") and not nb.startswith("_"), nb
+
+
+def test_published_csvs_load():
+    for path in sorted(PUBLISHED.glob("*.csv")):
+        if path.name == "items.csv":
+            continue
+        assert path.stem in report.PAPERS, f"{path.name}: not a paper id"
+        df = report.load_published(path.stem)
+        assert len(df) > 0
+        assert df["value"].notna().all()
+
+
+def test_antimatroid_published_numbers():
+    df = report.load_published("antimatroid2012").set_index(["item", "quantity"])["value"]
+    assert df[("Mine uniformity", "chi2 statistic")] == 71.78
+    assert df[("Mine uniformity", "chi2 critical 0.05")] == 101.87
+    assert df[("Mine uniformity", "degrees of freedom")] == 80
+    assert df[("Clicks before mine", "chi2 statistic")] == 47.24
+    assert df[("Clicks before mine", "chi2 critical 0.05")] == 90.53
+    assert df[("Clicks before mine", "degrees of freedom")] == 70
+    items = report.load_items()
+    assert set(df.index.get_level_values("item")) <= set(items.loc[items["paper"] == "antimatroid2012", "item"])
+
+
+GOOD_HEADER = "paper,item,quantity,value,ci_low,ci_high,games,source,note\n"
+
+
+@pytest.mark.parametrize("text", [
+    "paper,item,value\nbilir2023,Fig 1,0.31\n",                                    # missing columns
+    GOOD_HEADER + "bilir2023,Fig 1,win rate,abc,,,,Sec 5,\n",                     # value not a number
+    GOOD_HEADER + "bilir2023,Fig 1,win rate,,,,,Sec 5,\n",                        # value empty
+    GOOD_HEADER + "buffet2012,Fig 1,win rate,0.31,,,,Sec 5,\n",                   # wrong paper
+    GOOD_HEADER + "bilir2023,Fig 1,win rate,0.31,,,1.5,Sec 5,\n",                 # games not an integer
+    GOOD_HEADER + "bilir2023,Fig 1,win rate,0.31,,,,Sec 5,\nbilir2023,Fig 1,win rate,0.3,,,,x,\n",  # repeat
+    GOOD_HEADER + 'bilir2023,Fig 1,win rate,0.31,,,,"Sec 5,\n',                   # broken quoting
+    GOOD_HEADER + "bilir2023,Fig 1,win rate,0.31,,,,Sec 5,,extra,fields\n",       # too many fields
+])
+def test_load_published_malformed_names_the_file(tmp_path, text):
+    path = tmp_path / "bilir2023.csv"
+    path.write_text(text)
+    with pytest.raises(ValueError, match="bilir2023.csv"):
+        report.load_published("bilir2023", directory=tmp_path)
+
+
+def test_load_published_good_and_missing(tmp_path):
+    (tmp_path / "bilir2023.csv").write_text(GOOD_HEADER + 'bilir2023,Fig 1,win rate Q-learning,0.31,0.30,0.32,10000,'
+                                            'Sec 5,"just over 31 percent"\n')
+    df = report.load_published("bilir2023", directory=tmp_path)
+    assert df.loc[0, "value"] == 0.31 and df.loc[0, "games"] == 10000 and df.loc[0, "note"] == "just over 31 percent"
+    with pytest.raises(FileNotFoundError, match="gardea2015.csv"):
+        report.load_published("gardea2015", directory=tmp_path)
+
+
+# --------------------------------------------------------------------------- REPORT.md
+
+def _sections(text: str) -> dict[str, str]:
+    """'### <paper> <item>: ...' heading -> its section text."""
+    parts = {}
+    chunks = text.split("\n### ")
+    for chunk in chunks[1:]:
+        head, _, body = chunk.partition("\n")
+        parts[head.split(":")[0]] = body.split("\n## ")[0]
+    return parts
+
+
+def test_build_report_lists_every_item(figs):
+    path = report.build_report()
+    assert path == figs / "REPORT.md"
+    text = path.read_text()
+    items = report.load_items()
+    sections = _sections(text)
+    for rec in items.to_dict("records"):
+        assert f"{rec['paper']} {rec['item']}" in sections, rec
+    for paper in report.PAPERS:
+        assert f"\n## {paper}\n" in text
+    # nothing measured yet: every published number is labelled and unreproduced
+    uni = sections["antimatroid2012 Mine uniformity"]
+    assert "| quantity | published | minelab (95% CI, games) | profile |" in uni
+    assert "| chi2 statistic | 71.78 (published) | not yet reproduced |" in uni
+    assert "figure only" in sections["antimatroid2012 Random model"]
+    assert "notebooks/antimatroid2012_agents.ipynb" in uni
+    assert "issue #3" in sections["lordeiro2021 Fig 7"]
+    assert leftovers(figs) == []
+
+
+def test_build_report_joins_measured_and_links_files(figs):
+    folder = report.figures_dir("antimatroid2012")
+    (folder / "check_mine_uniformity.png").write_bytes(b"png")
+    (folder / "fig_success_rates.csv").write_text("a\n1\n")
+    (folder / "unrelated.png").write_bytes(b"png")
+    report.record_measured("antimatroid2012", [
+        {"item": "Mine uniformity", "quantity": "chi2 statistic", "value": 75.5, "games": 100000},
+        {"item": "Random model", "quantity": "win rate 9x9x1", "value": 0.5, "ci_low": 0.49,
+         "ci_high": 0.51, "games": 10000},
+        {"item": "Flood vs no flood", "quantity": "chi2 statistic", "value": 3.0},
+    ], notebook="antimatroid2012_agents.ipynb", profile="quick")
+    text = report.build_report().read_text()
+    sections = _sections(text)
+    uni = sections["antimatroid2012 Mine uniformity"]
+    assert "| chi2 statistic | 71.78 (published) | 75.5, 100,000 games | quick |" in uni
+    assert "| chi2 critical 0.05 | 101.87 (published) | not yet reproduced |" in uni
+    assert "[check_mine_uniformity.png](antimatroid2012/check_mine_uniformity.png)" in uni
+    rnd = sections["antimatroid2012 Random model"]
+    assert "| win rate 9x9x1 | no published value | 0.5 (0.49, 0.51), 10,000 games | quick |" in rnd
+    assert "[fig_success_rates.csv](antimatroid2012/fig_success_rates.csv)" in rnd
+    assert "unrelated.png" not in text
+    other = sections["Other measured checks"]
+    assert "| Flood vs no flood | chi2 statistic | no published value | 3 | quick |" in other
+
+
+def test_build_report_custom_path_links_relative(figs, tmp_path):
+    folder = report.figures_dir("antimatroid2012")
+    (folder / "check_mine_uniformity.png").write_bytes(b"png")
+    out = tmp_path / "elsewhere" / "R.md"
+    assert report.build_report(out) == out
+    assert "(../figures/antimatroid2012/check_mine_uniformity.png)" in out.read_text()
+
+
+# --------------------------------------------------------------------------- notebooks
+
+def notebook_problems(path: Path) -> list[str]:
+    """What is wrong with a notebook to be committed: outputs, execution counts, parameters cell."""
+    nb = json.loads(path.read_text())
+    problems, params = [], []
+    for i, cell in enumerate(nb.get("cells", [])):
+        if cell.get("cell_type") != "code":
+            continue
+        if cell.get("outputs"):
+            problems.append(f"cell {i} has outputs")
+        if cell.get("execution_count") is not None:
+            problems.append(f"cell {i} has an execution_count")
+        if "parameters" in (cell.get("metadata", {}).get("tags") or []):
+            params.append(cell)
+    if len(params) != 1:
+        problems.append(f"{len(params)} cells tagged 'parameters' (need exactly one)")
+    else:
+        source = params[0]["source"]
+        source = "".join(source) if isinstance(source, list) else source
+        names = {t.id for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Assign)
+                 for t in node.targets if isinstance(t, ast.Name)}
+        missing = {"profile", "seed", "scheduler"} - names
+        if missing:
+            problems.append(f"parameters cell does not set {sorted(missing)}")
+    return problems
+
+
+def _write_nb(path: Path, params_source: str, outputs=(), count=None) -> Path:
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# title"]},
+        {"cell_type": "code", "metadata": {"tags": ["parameters"]}, "execution_count": None,
+         "outputs": [], "source": params_source},
+        {"cell_type": "code", "metadata": {}, "execution_count": count, "outputs": list(outputs),
+         "source": "print(profile)"},
+    ]
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    return path
+
+
+def test_notebook_checker(tmp_path):
+    good = 'profile = "quick"\nseed = 0\nscheduler = None\nn_games = None\n'
+    assert notebook_problems(_write_nb(tmp_path / "a.ipynb", good)) == []
+    out = [{"output_type": "stream", "name": "stdout", "text": "quick\n"}]
+    assert len(notebook_problems(_write_nb(tmp_path / "b.ipynb", good, outputs=out, count=3))) == 2
+    assert notebook_problems(_write_nb(tmp_path / "c.ipynb", 'profile = "quick"\nseed = 0\n')) == [
+        "parameters cell does not set ['scheduler']"]
+
+
+@pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks committed yet")
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_committed_notebook_is_clean_and_parameterized(path):
+    assert notebook_problems(path) == [], path.name
+
+
+# --------------------------------------------------------------------------- reproduce.run arguments
+
+def test_reproduce_rejects_bad_profile(tmp_path):
+    with pytest.raises(ValueError, match="profile"):
+        reproduce.run(profile="fast", notebooks_dir=tmp_path, build_dir=tmp_path / "build")
+    assert not (tmp_path / "build").exists()
+
+
+def test_reproduce_rejects_unknown_notebook(tmp_path):
+    (tmp_path / "alpha.ipynb").write_text("{}")
+    (tmp_path / "_private.ipynb").write_text("{}")
+    with pytest.raises(ValueError, match=r"unknown notebook 'beta'; available: alpha"):
+        reproduce.run(profile="smoke", only="beta", notebooks_dir=tmp_path, build_dir=tmp_path / "build")
+    with pytest.raises(ValueError, match="_private"):
+        reproduce.run(profile="smoke", only=["_private"], notebooks_dir=tmp_path, build_dir=tmp_path / "build")
+    assert not (tmp_path / "build").exists()
+
+
+def test_reproduce_unknown_notebook_in_repo_lists_available():
+    with pytest.raises(ValueError, match="available"):
+        reproduce.run(profile="smoke", only="no_such_notebook")
+
+
+def test_reproduce_requires_parameters_cell(tmp_path):
+    (tmp_path / "alpha.ipynb").write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4,
+                                                      "nbformat_minor": 5}))
+    with pytest.raises(ValueError, match="parameters"):
+        reproduce.run(profile="smoke", notebooks_dir=tmp_path, build_dir=tmp_path / "build")
+
+
+def test_reproduce_lists_notebooks_sorted_skipping_underscore(tmp_path):
+    for name in ("b.ipynb", "a.ipynb", "_wip.ipynb"):
+        (tmp_path / name).write_text("{}")
+    assert [p.name for p in reproduce.list_notebooks(tmp_path)] == ["a.ipynb", "b.ipynb"]
+
+
+def test_reproduce_checks_seed_and_scheduler(tmp_path):
+    with pytest.raises(ValueError, match="seed"):
+        reproduce.run(profile="smoke", seed=-1, notebooks_dir=tmp_path)
+    with pytest.raises(ValueError, match="scheduler"):
+        reproduce.run(profile="smoke", scheduler=8786, notebooks_dir=tmp_path)
+
+
+def test_compare_joins_published_and_measured(figs):
+    report.record_measured("antimatroid2012", [
+        {"item": "Mine uniformity", "quantity": "chi2 statistic", "value": 75.5, "games": 100000},
+        {"item": "Mine uniformity", "quantity": "p value", "value": 0.4},
+        {"item": "Random model", "quantity": "success rate, 1 mines", "value": 0.75, "ci_low": 0.7,
+         "ci_high": 0.8, "games": 400},
+    ], notebook="antimatroid2012_agents.ipynb", profile="smoke")
+    df = report.compare("antimatroid2012", "Mine uniformity")
+    assert list(df.columns) == ["item", "quantity", "published", "minelab", "ci_low", "ci_high", "games", "profile"]
+    assert list(df["quantity"]) == ["chi2 statistic", "chi2 critical 0.05", "degrees of freedom", "p value"]
+    first = df.iloc[0]
+    assert (first["published"], first["minelab"], first["games"], first["profile"]) == (71.78, 75.5, 100000, "smoke")
+    assert pd.isna(df.iloc[1]["minelab"]) and df.iloc[1]["profile"] == ""
+    assert pd.isna(df.iloc[3]["published"]) and df.iloc[3]["minelab"] == 0.4
+    everything = report.compare("antimatroid2012")
+    assert len(everything) == 8 and "Random model" in set(everything["item"])
+    assert report.compare("antimatroid2012", "Graphical model").empty
