@@ -354,6 +354,22 @@ class Game:
         self.moves: list[Move] = []
         begin_game(self._gs, self._rng)
 
+    @classmethod
+    def from_mines(cls, mines, flood: bool = True) -> "Game":
+        """A game on a fixed layout (bool/0-1 array (rows, cols)): scripted boards for tests
+        and figures. The level uses the `none` rule since the layout exists before any click."""
+        layout = np.asarray(mines)
+        if layout.ndim != 2 or layout.size == 0:
+            raise ValueError(f"mines must be a non-empty 2-d array, got shape {layout.shape}")
+        if not np.isin(layout, (0, 1)).all():
+            raise ValueError("mines must hold only 0/1 (or False/True)")
+        rows, cols = layout.shape
+        game = cls(Level(rows, cols, int(layout.sum()), "none"), seed=0, flood=flood)
+        gs = game._gs
+        gs[2][:] = layout.ravel().astype(np.uint8)
+        neighbour_counts(gs[2], gs[6], gs[7], gs[3])
+        return game
+
     # --- state -------------------------------------------------------------------
     @property
     def view(self) -> np.ndarray:

@@ -31,8 +31,9 @@ def win_rate(won, confidence: float = 0.95) -> dict:
 def chi2_gof(observed, expected, alpha: float = 0.05, min_expected: float = 0.0, ddof: int = 0) -> dict:
     """Pearson chi-squared goodness of fit.
 
-    Bins whose expected count is below `min_expected` are pooled from the tail inward
-    (the usual rule of thumb is 5); `expected` is rescaled to the observed total.
+    Bins are merged left to right until each expected count reaches `min_expected` (the
+    usual rule of thumb is 5), a short remainder joining the last bin: suited to
+    distributions whose small counts lie in the right tail; `expected` is rescaled to the observed total.
     Returns statistic, dof (bins - 1 - ddof), the critical value at `alpha`, p-value, bins.
     """
     obs = np.asarray(observed, float)

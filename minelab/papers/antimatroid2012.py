@@ -134,8 +134,9 @@ def check_clicks_before_mine(games: int = SIZES["quick"]["clicks_games"], seed: 
     (blog: k = 70); the flood-fill distribution overlaid.
 
     Expected counts in the far tail are tiny (P(71 safe clicks) = 1/C(81,10)), so bins
-    with expected < `min_expected` are pooled from the tail inward, as Pearson's test
-    requires; the blog's k = 70 suggests it pooled too. Both k are shown.
+    are pooled until each expects >= `min_expected` games, as Pearson's test requires.
+    Our k therefore grows with the number of games; the blog's k = 70 (72 possible
+    values) says it pooled almost nothing. Both k are reported.
     """
     import matplotlib.pyplot as plt
 

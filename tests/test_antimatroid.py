@@ -1,0 +1,87 @@
+"""The blog's engine checks (section 6 of the foundation issue) at a fixed seed."""
+import matplotlib
+
+matplotlib.use("Agg")
+import math  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import minelab as ml  # noqa: E402
+from minelab.engine import begin_game, deal_first_click, new_game_state  # noqa: E402
+from minelab.papers import antimatroid2012 as paper  # noqa: E402
+from minelab.stats import chi2_gof  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def results_in_tmp(tmp_path, monkeypatch):
+    monkeypatch.setenv("MINELAB_RESULTS", str(tmp_path / "results"))
+
+
+def test_mine_placement_is_uniform():
+    res = paper.check_mine_uniformity(boards=60_000, seed=0, executor="serial")
+    got = {r["quantity"]: r["value"] for r in res.measured}
+    assert got["degrees of freedom"] == 80
+    assert got["chi2 critical 0.05"] == pytest.approx(101.88, abs=0.01)
+    assert got["chi2 statistic"] < got["chi2 critical 0.05"]
+    assert res.table["mines"].sum() == 60_000 * 10
+
+
+def test_uniformity_check_can_fail():
+    """The check has teeth: a sampler that favours one corner by 30% is rejected."""
+    rng = np.random.default_rng(0)
+    weights = np.ones(81)
+    weights[0] = 1.3
+    counts = np.zeros(81)
+    for _ in range(20_000):
+        counts[rng.choice(81, size=10, replace=False, p=weights / weights.sum())] += 1
+    res = chi2_gof(counts, np.ones(81))
+    assert res["statistic"] > res["critical"]
+
+
+def test_safe_rule_is_uniform_over_the_other_cells():
+    """Under `safe`, the mines are uniform over every cell but the first click."""
+    level = ml.Level(9, 9, 10, "safe")
+    gs = new_game_state(level)
+    rng = np.random.default_rng(1)
+    counts = np.zeros(81)
+    for _ in range(20_000):
+        begin_game(gs, rng)
+        deal_first_click(gs, 40, rng)
+        counts += gs[2]
+    assert counts[40] == 0
+    others = np.delete(counts, 40)
+    res = chi2_gof(others, np.ones(80))
+    assert res["statistic"] < res["critical"]
+
+
+def test_clicks_before_mine_follow_the_law():
+    res = paper.check_clicks_before_mine(games=60_000, seed=0, executor="serial")
+    got = {r["quantity"]: r["value"] for r in res.measured}
+    assert got["chi2 statistic"] < got["chi2 critical 0.05"]
+    flood = res.table[res.table["flood"]]
+    no_flood = res.table[~res.table["flood"]]
+    assert flood["observed"].sum() == no_flood["observed"].sum() == 60_000
+    # flood fill needs fewer clicks: its distribution is stochastically smaller
+    mean = lambda t: (t["safe_clicks"] * t["observed"]).sum() / t["observed"].sum()  # noqa: E731
+    assert mean(flood) < mean(no_flood)
+
+
+def test_law_is_the_negative_hypergeometric():
+    law = paper.clicks_before_mine_law(ml.Level(9, 9, 10, "none"))
+    # P(first click is a mine) = 10/81; P(all 71 safe first) = 1 / C(81, 10)
+    assert law.pmf(0) == pytest.approx(10 / 81)
+    assert law.pmf(71) == pytest.approx(1 / math.comb(81, 10))
+    assert law.pmf(np.arange(72)).sum() == pytest.approx(1.0)
+
+
+def test_success_rates_have_intervals_and_fall_with_mines():
+    res = paper.fig_success_rates(games=1500, seed=0, executor="serial", mine_counts=(1, 3, 6))
+    t = res.table
+    assert set(t["agent"]) == {"random", "marginal"} and (t["games"] == 1500).all()
+    assert ((t["ci_low"] <= t["win_rate"]) & (t["win_rate"] <= t["ci_high"])).all()
+    for _, part in t.groupby("agent"):
+        assert part.sort_values("mines")["win_rate"].is_monotonic_decreasing
+    # one mine on 9x9 under the none rule: a first-click loss has probability 1/81
+    one = t[(t["agent"] == "random") & (t["mines"] == 1)].iloc[0]
+    assert one["win_rate"] < 80 / 81

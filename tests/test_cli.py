@@ -1,0 +1,64 @@
+"""The `minelab` command: play and bench output, and clear errors for bad arguments."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from minelab.cli import main
+
+PLAY_KEYS = {"agent", "level", "games", "wins", "win_rate", "ci_low", "ci_high", "seconds", "games_per_second"}
+
+
+def test_play_json(capsys):
+    assert main(["play", "random", "9x9x3", "--games", "500", "--seed", "1", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert set(row) == PLAY_KEYS
+    assert row["games"] == 500 and row["ci_low"] <= row["win_rate"] <= row["ci_high"]
+
+
+def test_play_text_and_same_seed_same_numbers(capsys):
+    main(["play", "marginal", "beginner", "--games", "300", "--seed", "4", "--json"])
+    a = json.loads(capsys.readouterr().out)
+    main(["play", "marginal", "beginner", "--games", "300", "--seed", "4", "--json"])
+    b = json.loads(capsys.readouterr().out)
+    assert a["wins"] == b["wins"]
+    main(["play", "oracle", "expert", "--games", "50"])
+    assert "win rate 1.0000" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["play", "nobody", "9x9x10"], "agent must be one of"),
+    (["play", "random", "9x9x99"], "mines must be in"),
+    (["play", "random", "huge"], "level must look like"),
+])
+def test_play_bad_values_exit_2_with_message(argv, needle, capsys):
+    assert main(argv) == 2
+    assert needle in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["play", "random", "9x9x10", "--games", "0"], "--games"),
+    (["play", "random", "9x9x10", "--games", "ten"], "--games"),
+    (["play", "random", "9x9x10", "--seed", "-3"], "--seed"),
+    (["bench", "everything"], "invalid choice"),
+    (["reproduce", "--profile", "huge"], "invalid choice"),
+    (["bench", "engine", "--seconds", "0"], "--seconds"),
+])
+def test_argument_errors_exit_2(argv, needle, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert needle in capsys.readouterr().err
+
+
+def test_bench_json_rows(capsys):
+    assert main(["bench", "agents", "--seconds", "0.01", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["agent"] for r in rows] == ["random", "marginal", "oracle"]
+    assert all(r["games_per_second"] > 0 and r["bench"] == "agents" for r in rows)
+
+
+def test_console_script_help():
+    out = subprocess.run([sys.executable, "-m", "minelab.cli", "--help"], capture_output=True, text=True)
+    assert out.returncode == 0 and "reproduce" in out.stdout and "bench" in out.stdout

@@ -1,0 +1,51 @@
+"""Every notebook executes with profile="smoke" through papermill, and rejects bad parameters."""
+import json
+
+import papermill as pm
+import pytest
+
+from minelab import reproduce
+from minelab.report import REPO_ROOT
+
+NOTEBOOKS = reproduce.list_notebooks()
+
+
+@pytest.fixture
+def sandbox(tmp_path, monkeypatch):
+    """Figures and results go to tmp: a test run never touches the committed figures/."""
+    monkeypatch.setenv("MINELAB_FIGURES_DIR", str(tmp_path / "figures"))
+    monkeypatch.setenv("MINELAB_RESULTS", str(tmp_path / "results"))
+    return tmp_path
+
+
+def test_there_is_a_notebook():
+    assert any(p.stem == "antimatroid2012_agents" for p in NOTEBOOKS)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs_with_smoke_profile(path, sandbox):
+    out = reproduce.run("smoke", only=path.stem, build_dir=sandbox / "build")
+    assert [p.name for p in out] == [path.name]
+    executed = json.loads(out[0].read_text())
+    errors = [o for c in executed["cells"] for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    assert not errors
+    figures = sandbox / "figures"
+    assert (figures / "REPORT.md").exists()
+    measured = list(figures.glob("*/measured.csv"))
+    assert measured, "a notebook records its measured numbers"
+    # the committed notebook stays without outputs
+    committed = json.loads(path.read_text())
+    assert all(not c.get("outputs") for c in committed["cells"] if c["cell_type"] == "code")
+
+
+@pytest.mark.parametrize("params, needle", [
+    ({"profile": "huge"}, "profile must be one of"),
+    ({"success_games": -5}, "success_games must be a positive integer"),
+    ({"seed": -1}, "seed must be a non-negative integer"),
+])
+def test_notebook_rejects_bad_parameters(params, needle, sandbox):
+    nb = REPO_ROOT / "notebooks" / "antimatroid2012_agents.ipynb"
+    with pytest.raises(pm.PapermillExecutionError) as exc:
+        pm.execute_notebook(str(nb), str(sandbox / "bad.ipynb"), parameters={"profile": "smoke", **params},
+                            progress_bar=False, cwd=str(nb.parent))
+    assert needle in str(exc.value)
