@@ -12,8 +12,17 @@ from .runner import play, summarize
 from .stats import wilson
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    # BoardViewer needs ipywidgets: imported on first use, so `import minelab` stays light
+    if name == "BoardViewer":
+        from .viewer import BoardViewer
+
+        return BoardViewer
+    raise AttributeError(f"module 'minelab' has no attribute {name!r}")
 __all__ = [
     "COVERED", "FLAGGED", "MINE", "ONGOING", "WON", "LOST", "REVEAL", "FLAG", "UNFLAG",
     "Level", "BEGINNER", "BEGINNER_9", "INTERMEDIATE", "EXPERT", "PRESETS",
-    "Game", "IllegalMove", "Move", "Agent", "make_agent", "list_agents", "play", "summarize", "wilson",
+    "Game", "IllegalMove", "Move", "Agent", "make_agent", "list_agents", "play", "summarize", "wilson", "BoardViewer",
 ]

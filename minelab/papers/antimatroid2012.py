@@ -34,8 +34,8 @@ MODELS = ("random", "marginal")  # the models reproduced so far
 # Run sizes per profile (the blog does not say how many games it played).
 SIZES = {
     "smoke": {"boards": 4_000, "clicks_games": 4_000, "success_games": 400},
-    "quick": {"boards": 200_000, "clicks_games": 200_000, "success_games": 20_000},
-    "paper": {"boards": 2_000_000, "clicks_games": 2_000_000, "success_games": 200_000},
+    "quick": {"boards": 1_000_000, "clicks_games": 1_000_000, "success_games": 100_000},
+    "paper": {"boards": 10_000_000, "clicks_games": 10_000_000, "success_games": 1_000_000},
 }
 
 
