@@ -374,7 +374,7 @@ class Game:
     @property
     def view(self) -> np.ndarray:
         """What the player sees: int8 (rows, cols), COVERED/FLAGGED/0..8 (MINE after a loss). Read-only."""
-        v = self._gs[4].reshape(self.level.rows, self.level.cols).view()
+        v = self._gs[4].reshape(self.level.rows, self.level.cols).copy()  # a copy: nothing can write back
         v.setflags(write=False)
         return v
 
@@ -456,6 +456,8 @@ class Game:
     def apply(self, move) -> int:
         """Apply a Move (or a (kind, row, col) tuple)."""
         kind, r, c = move
+        if isinstance(kind, bool) or not isinstance(kind, (int, np.integer)):
+            raise IllegalMove(f"move kind must be REVEAL (0), FLAG (1) or UNFLAG (2), got {kind!r}")
         if kind == REVEAL:
             return self.reveal(r, c)
         if kind == FLAG:

@@ -92,7 +92,9 @@ class Level:
         if not isinstance(text, str):
             raise ValueError(f"level must be a string like '8x8x10' or a preset name, got {text!r}")
         spec = text.strip().lower()
-        body, _, rule = spec.partition(":")
+        body, colon, rule = spec.partition(":")
+        if colon and not rule:
+            raise ValueError(f"first_click rule missing after ':' in {text!r}; allowed: {', '.join(FIRST_CLICK_RULES)}")
         if body in PRESETS:
             level = PRESETS[body]
             return level.with_first_click(rule) if rule else level

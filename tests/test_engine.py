@@ -857,3 +857,19 @@ def test_game_accepts_level_string_and_object():
     assert Game(Level(5, 5, 3, "opening"), seed=0).level.first_click == "opening"
     with pytest.raises(ValueError, match="level"):
         Game("huge", seed=0)
+
+
+def test_writing_to_a_view_never_changes_the_game():
+    g = Game.from_mines(LAYOUT)
+    view = g.view
+    view.setflags(write=True)  # the view is the caller's own copy
+    view[3, 0] = 5
+    assert g.view[3, 0] == COVERED
+
+
+def test_bool_move_kind_and_empty_rule_are_rejected():
+    g = Game.from_mines(LAYOUT)
+    with pytest.raises(IllegalMove, match="move kind"):
+        g.apply((True, 0, 0))
+    with pytest.raises(ValueError, match="first_click"):
+        Level.parse("8x8x10:")
