@@ -11,7 +11,7 @@ from .agents import Agent, list_agents, make_agent
 from .runner import play, summarize
 from .stats import wilson
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 
 def __getattr__(name):

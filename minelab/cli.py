@@ -15,42 +15,33 @@ BENCH_LEVELS = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")
 BENCH_AGENTS = ("random", "marginal", "oracle")
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
-    return value
+def _number(convert, ok, what: str):
+    """An argparse type: `convert` the text, then require ok(value); errors say `what`."""
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"must be {what}, got {value}")
+        return value
+
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {value}")
-    return value
+_positive_int = _number(int, lambda v: v >= 1, "a positive integer")
+_seed = _number(int, lambda v: v >= 0, "a non-negative integer")
+_positive_float = _number(float, lambda v: v > 0, "a positive number")  # also refuses nan
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .agents import list_agents
+
     parser = argparse.ArgumentParser(prog="minelab", description="Minesweeper agents research lab.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("play", help="play N games with an agent and print its win rate")
-    p.add_argument("agent", help="registered agent name (see `minelab play --list`)")
+    p.add_argument("agent", help="registered agent name: " + ", ".join(list_agents()))
     p.add_argument("level", help="ROWSxCOLSxMINES[:rule] or a preset (beginner, beginner_9, intermediate, expert)")
     p.add_argument("--games", type=_positive_int, default=10_000, help="number of games (default 10000)")
     p.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")

@@ -38,7 +38,6 @@ from .cells import (
     REVEAL,
     RULE_NONE,
     RULE_OPENING,
-    RULE_SAFE,
     UNFLAG,
     WON,
 )

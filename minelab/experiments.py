@@ -55,6 +55,7 @@ from tqdm.auto import tqdm
 
 from .agents import make_agent
 from .levels import Level
+from .atomic import atomic_write
 from .runner import MAX_GAMES, play
 
 __all__ = [
@@ -188,16 +189,12 @@ def result_path(task: Mapping, results_dir=None) -> Path:
 
 
 def _write_result(path: Path, task: dict, frame: pd.DataFrame, seconds: float) -> None:
-    """Write atomically: a temp file in the same directory, fsync, then os.replace.
-
-    os.replace within one directory is atomic, so the final name only ever points at a
-    complete file: a crash mid-write leaves at most a hidden '.…tmp' file, never read.
-    """
+    """Write atomically (minelab.atomic): the final name only ever names a complete file."""
     attrs, frame = frame.attrs, frame.copy(deep=False)
     # attrs (e.g. the runner's timing) vary between runs; keep them out of the data.
     frame.attrs = {}
     table = pa.Table.from_pandas(frame, preserve_index=False)
-    from . import __version__
+    from ._version import __version__
 
     info = {"minelab_version": __version__, "seconds": seconds, "attrs": attrs}
     table = table.replace_schema_metadata({
@@ -207,24 +204,8 @@ def _write_result(path: Path, task: dict, frame: pd.DataFrame, seconds: float) -
         _META_KEY: task_key(task).encode("ascii"),
         _META_INFO: json.dumps(info, default=str).encode(),
     })
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # A unique hidden name in the same directory (os.replace must not cross filesystems);
-    # not tempfile.mkstemp, whose 0600 mode would hide results from the rest of a team.
-    tmp = path.parent / f".{path.stem}.{uuid.uuid4().hex}.tmp"
-    try:
-        with open(tmp, "xb") as f:
-            # Page checksums let a read detect bit rot inside the data, not just a bad footer.
-            pq.write_table(table, f, write_page_checksum=True)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        # KeyboardInterrupt included: never leave a half-written temp file behind.
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    # Page checksums let a read detect bit rot inside the data, not just a bad footer.
+    atomic_write(path, lambda f: pq.write_table(table, f, write_page_checksum=True), mode="wb")
 
 
 def _read_result(path: Path, task: dict) -> tuple[pd.DataFrame | None, str | None]:

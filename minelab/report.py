@@ -19,18 +19,18 @@ of them.
 """
 from __future__ import annotations
 
-import contextlib
 import datetime as _dt
 import fnmatch
 import math
 import os
 import re
-import tempfile
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
+from typing import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
+
+from .atomic import atomic_write
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PUBLISHED_DIR = REPO_ROOT / "data" / "published"
@@ -89,30 +89,7 @@ def _check_name(name) -> str:
 
 # --------------------------------------------------------------------------- atomic writes
 
-def _current_umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def _atomic_write(path: Path, write: Callable, mode: str = "w") -> Path:
-    """Call write(fileobj) on a temp file next to `path`, then os.replace it into place."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        kwargs = {"encoding": "utf-8", "newline": ""} if "b" not in mode else {}
-        with os.fdopen(fd, mode, **kwargs) as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o666 & ~_current_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return path
+_atomic_write = atomic_write
 
 
 def _write_text(path: Path, text: str) -> Path:

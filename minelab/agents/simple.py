@@ -5,7 +5,6 @@ every agent, the engine's throughput benchmark, and a test fixture.
 """
 from __future__ import annotations
 
-import numpy as np
 
 from ..cells import REVEAL
 from ..engine import kernel, begin_game, deal_first_click, open_cell, random_covered_cell, record_game
