@@ -76,7 +76,7 @@ def test_law_is_the_negative_hypergeometric():
 
 
 def test_success_rates_have_intervals_and_fall_with_mines():
-    res = paper.fig_success_rates(games=1500, seed=0, executor="serial", mine_counts=(1, 3, 6))
+    res = paper.fig_success_rates(games=750, runs=2, seed=0, executor="serial", mine_counts=(1, 3, 6))
     t = res.table
     assert set(t["agent"]) == {"random", "marginal"} and (t["games"] == 1500).all()
     assert ((t["ci_low"] <= t["win_rate"]) & (t["win_rate"] <= t["ci_high"])).all()
@@ -85,3 +85,16 @@ def test_success_rates_have_intervals_and_fall_with_mines():
     # one mine on 9x9 under the none rule: a first-click loss has probability 1/81
     one = t[(t["agent"] == "random") & (t["mines"] == 1)].iloc[0]
     assert one["win_rate"] < 80 / 81
+
+
+def test_success_rates_intervals_follow_independence():
+    """Random's games are iid: Wilson. Marginal's share its memory: t-interval over runs."""
+    res = paper.fig_success_rates(games=400, runs=3, seed=1, executor="serial", mine_counts=(2,))
+    assert (res.table["runs"] == 3).all()
+    notes = {r["item"]: r["note"] for r in res.measured}
+    assert "Wilson" in notes["Random model"] and "t-interval over 3 runs" in notes["Marginal model"]
+    row = res.table[res.table["agent"] == "marginal"].iloc[0]
+    marginal = [r for r in res.measured if r["item"] == "Marginal model"][0]
+    assert (marginal["ci_low"], marginal["ci_high"]) == (row["runs_ci_low"], row["runs_ci_high"])
+    with pytest.raises(ValueError, match="runs"):
+        paper.fig_success_rates(games=10, runs=1, executor="serial")
