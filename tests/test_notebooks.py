@@ -49,3 +49,20 @@ def test_notebook_rejects_bad_parameters(params, needle, sandbox):
         pm.execute_notebook(str(nb), str(sandbox / "bad.ipynb"), parameters={"profile": "smoke", **params},
                             progress_bar=False, cwd=str(nb.parent))
     assert needle in str(exc.value)
+
+
+def test_a_failing_notebook_stops_the_run_with_its_name_and_error(sandbox):
+    import nbformat
+
+    folder = sandbox / "nbs"
+    folder.mkdir()
+    for stem, body in [("a_fails", "raise ValueError('boom at 42')"), ("b_never_runs", "x = 1")]:
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_code_cell('profile = "quick"\nseed = 0\nscheduler = None',
+                                              metadata={"tags": ["parameters"]}),
+                    nbformat.v4.new_code_cell(body)]
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        nbformat.write(nb, folder / f"{stem}.ipynb")
+    with pytest.raises(RuntimeError, match=r"notebook a_fails failed in cell \d+: ValueError: boom at 42"):
+        reproduce.run("smoke", notebooks_dir=folder, build_dir=sandbox / "build")
+    assert not (sandbox / "build" / "b_never_runs.ipynb").exists()
