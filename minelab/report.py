@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .atomic import atomic_write
+from .profiles import PROFILES
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PUBLISHED_DIR = REPO_ROOT / "data" / "published"
@@ -47,7 +48,7 @@ PAPERS: dict[str, str] = {
     "antimatroid2012": "Antimatroid 2012 (blog): engine chi-squared checks; Random, Marginal, "
                        "Conditional, Graphical and Semi-deterministic models on 9x9 with 1..10 mines",
 }
-PROFILES = ("smoke", "quick", "paper")
+
 
 PUBLISHED_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", "games", "source", "note")
 ITEMS_COLUMNS = ("paper", "item", "title", "notebook", "issue", "files")
