@@ -22,6 +22,7 @@ def __getattr__(name):
         return BoardViewer
     raise AttributeError(f"module 'minelab' has no attribute {name!r}")
 __all__ = [
+    "__version__",
     "COVERED", "FLAGGED", "MINE", "ONGOING", "WON", "LOST", "REVEAL", "FLAG", "UNFLAG",
     "Level", "BEGINNER", "BEGINNER_9", "INTERMEDIATE", "EXPERT", "PRESETS",
     "Game", "IllegalMove", "Move", "Agent", "make_agent", "list_agents", "play", "summarize", "wilson", "BoardViewer",

@@ -153,6 +153,17 @@ def flood_reveal(view, counts, nbr, nbr_count, cell, flood, stack):
 
 
 @kernel
+def deal_first_click(gs, cell, rng):
+    """Place the mines by the level's rule, keeping `cell` (the first click) clear under
+    SAFE / OPENING; a no-op once dealt."""
+    st = gs[1]
+    if st[ST_DEALT] == 0:
+        place_mines(gs[2], gs[0][SP_MINES], gs[0][SP_RULE], cell, gs[6], gs[7], gs[5], rng)
+        neighbour_counts(gs[2], gs[6], gs[7], gs[3])
+        st[ST_DEALT] = 1
+
+
+@kernel
 def begin_game(gs, rng):
     """Reset gs for a new game; with rule NONE the mines are dealt now."""
     spec = gs[0]
@@ -161,21 +172,9 @@ def begin_game(gs, rng):
     st[:] = 0
     st[ST_STATUS] = ONGOING
     if spec[SP_RULE] == RULE_NONE:
-        place_mines(gs[2], spec[SP_MINES], RULE_NONE, 0, gs[6], gs[7], gs[5], rng)
-        neighbour_counts(gs[2], gs[6], gs[7], gs[3])
-        st[ST_DEALT] = 1
+        deal_first_click(gs, 0, rng)  # NONE ignores the cell: mines go anywhere, before any click
     if spec[SP_ROWS] * spec[SP_COLS] == spec[SP_MINES]:
         st[ST_STATUS] = WON  # nothing safe to reveal: won before the first move
-
-
-@kernel
-def deal_first_click(gs, cell, rng):
-    """Under SAFE / OPENING, place the mines once the first cell is chosen (no-op once dealt)."""
-    st = gs[1]
-    if st[ST_DEALT] == 0:
-        place_mines(gs[2], gs[0][SP_MINES], gs[0][SP_RULE], cell, gs[6], gs[7], gs[5], rng)
-        neighbour_counts(gs[2], gs[6], gs[7], gs[3])
-        st[ST_DEALT] = 1
 
 
 @kernel

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cells import COVERED, REVEAL
-from ..engine import kernel, ST_DEALT, ST_STATUS, begin_game, deal_first_click, open_cell, record_game
+from ..engine import ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell, record_game
 from .base import Agent, cell_to_move, register
 
 
