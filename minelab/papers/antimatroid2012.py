@@ -19,7 +19,7 @@ import pandas as pd
 from numba import njit
 from scipy import stats as sps
 
-from ..engine import begin_game, new_game_state
+from ..engine import as_generator, begin_game, new_game_state
 from ..agents import make_agent
 from ..experiments import derive_seed, grid, run_sweep, task_kind
 from ..levels import Level
@@ -61,8 +61,7 @@ def _mine_counts_kernel(gs, n_boards, rng, counts):
 
 
 def _check_mine_counts(task):
-    Level.parse(task.get("level", ""))
-    if Level.parse(task["level"]).first_click != "none":
+    if Level.parse(task.get("level", "")).first_click != "none":
         raise ValueError("level must use the 'none' first-click rule (mines placed before any click)")
     n = task.get("n_boards")
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
@@ -74,7 +73,7 @@ def mine_counts_task(params: dict) -> pd.DataFrame:
     """How often each cell held a mine over n_boards fresh boards (one row per cell)."""
     level = Level.parse(params["level"])
     gs = new_game_state(level)
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(params["seed"])))
+    rng = as_generator(params["seed"])
     counts = np.zeros(level.cells, np.int64)
     _mine_counts_kernel(gs, int(params["n_boards"]), rng, counts)
     rows, cols = np.divmod(np.arange(level.cells), level.cols)
