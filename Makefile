@@ -27,6 +27,8 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/minelab bench engine
+	$(BIN)/minelab bench agents
+	$(BIN)/minelab bench bandit
 
 lab: $(STAMP)
 	$(BIN)/python -m ipykernel install --user --name minelab --display-name "Python (minelab)"

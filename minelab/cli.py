@@ -1,7 +1,7 @@
 """The `minelab` command: play, bench, reproduce.
 
     minelab play AGENT LEVEL --games N --seed S [--json]
-    minelab bench engine|agents [--json] [--seconds T]
+    minelab bench engine|agents|bandit [--json] [--seconds T] [--train-games N]
     minelab reproduce [--profile smoke|quick|paper] [--only NAME] [--scheduler ADDR]
 """
 from __future__ import annotations
@@ -49,8 +49,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     b = sub.add_parser("bench", help="measure throughput (games/s on one core)")
-    b.add_argument("what", choices=("engine", "agents"),
-                   help="engine: oracle play per level (the floor under every agent); agents: each agent on 9x9x10")
+    b.add_argument("what", choices=("engine", "agents", "bandit"),
+                   help="engine: oracle play per level (the floor under every agent); agents: each agent on 9x9x10; "
+                        "bandit: greedy MAB training on 8x8x10 (first games, and after --train-games) "
+                        "and the trained agent's test play on expert")
+    b.add_argument("--train-games", type=_positive_int, default=100_000,
+                   help="bandit: training games before the trained-rate measurements (default 100000)")
     b.add_argument("--seconds", type=_positive_float, default=2.0, help="time per measurement (default 2)")
     b.add_argument("--json", action="store_true", help="print JSON rows (one per line)")
 
@@ -98,18 +102,61 @@ def measure(agent_name: str, level: str, seconds: float) -> dict:
             "games_per_second": n / elapsed}
 
 
+def _timed(fn, seconds: float, n: int = 1000):
+    """Run fn(n) with growing n until one call takes `seconds`; (n, elapsed)."""
+    while True:
+        start = time.perf_counter()
+        fn(n)
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds or n >= 10**8:
+            return n, elapsed
+        n = int(n * min(10.0, max(2.0, 1.2 * seconds / max(elapsed, 1e-3))))
+
+
+def bench_bandit(seconds: float, train_games: int) -> list[dict]:
+    """Greedy MAB throughput, as the paper's runs see it: training on 8x8x10 (none rule,
+    the authors' setting) at the start and after `train_games` games, when games are
+    longer and the table large; then the trained agent's test play on expert (learning on)."""
+    from . import make_agent, play
+
+    train, test = "8x8x10:none", "16x30x99:none"
+    play(make_agent("greedy-mab"), train, 50, seed=0, progress=False)  # compile / load the cache
+    rows = []
+    fresh = make_agent("greedy-mab")
+    start = time.perf_counter()
+    play(fresh, train, 5000, seed=1, progress=False)
+    elapsed = time.perf_counter() - start
+    rows.append({"what": "greedy training, first 5000 games", "level": train, "games": 5000, "seconds": elapsed})
+    agent = make_agent("greedy-mab")
+    start = time.perf_counter()
+    play(agent, train, train_games, seed=2, progress=False)
+    rows.append({"what": f"greedy training, games 1..{train_games}", "level": train, "games": train_games,
+                 "seconds": time.perf_counter() - start})
+    seed = iter(range(3, 10**6))
+    n, elapsed = _timed(lambda k: play(agent, train, k, seed=next(seed), progress=False), seconds)
+    rows.append({"what": f"greedy training after {train_games} games", "level": train, "games": n, "seconds": elapsed})
+    n, elapsed = _timed(lambda k: play(agent.copy(), test, k, seed=next(seed), progress=False), seconds, n=20)
+    rows.append({"what": f"test play on expert, agent trained {train_games} games", "level": test, "games": n,
+                 "seconds": elapsed})
+    for r in rows:
+        r.update({"bench": "bandit", "agent": "greedy-mab", "seconds": round(r["seconds"], 4),
+                  "games_per_second": r["games"] / r["seconds"], "actions_recorded": agent.actions_recorded})
+    return rows
+
+
 def cmd_bench(args) -> int:
-    if args.what == "engine":
-        jobs = [("oracle", level) for level in BENCH_LEVELS]
+    if args.what == "bandit":
+        rows = bench_bandit(args.seconds, args.train_games)
     else:
-        jobs = [(agent, "9x9x10") for agent in BENCH_AGENTS]
-    for agent, level in jobs:
-        row = measure(agent, level, args.seconds)
-        row["bench"] = args.what
+        jobs = [("oracle", level) for level in BENCH_LEVELS] if args.what == "engine" else \
+            [(agent, "9x9x10") for agent in BENCH_AGENTS]
+        rows = ({**measure(agent, level, args.seconds), "bench": args.what} for agent, level in jobs)
+    for row in rows:  # printed as measured (a generator for engine / agents)
         if args.json:
             print(json.dumps(row), flush=True)
         else:
-            print(f"{args.what:7s} {agent:10s} {level:10s} {row['games_per_second']:>14,.0f} games/s "
+            label = f"{row['what']:55s}" if "what" in row else f"{row['agent']:10s} {row['level']:10s}"
+            print(f"{args.what:7s} {label} {row['games_per_second']:>14,.0f} games/s "
                   f"({row['games']} games in {row['seconds']:.2f} s)", flush=True)
     return 0
 

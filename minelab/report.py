@@ -274,8 +274,10 @@ def record_measured(paper: str, rows, notebook: str, profile: str) -> Path:
 
     rows: a DataFrame, a list of dicts or one dict with item, quantity, value and
     optionally ci_low, ci_high (NaN when none), games (int or NA) and note. A row with
-    the same (item, quantity) as an earlier one replaces it in place; new rows are
-    appended. Each row is stamped with notebook, profile and the UTC date.
+    the same (item, quantity) and profile as an earlier one replaces it in place; new
+    rows are appended, so a quick run never overwrites a paper-size measurement: REPORT.md
+    shows one line per profile measured. Each row is stamped with notebook, profile and
+    the UTC date.
     """
     _check_paper(paper)
     if profile not in PROFILES:
@@ -288,16 +290,17 @@ def record_measured(paper: str, rows, notebook: str, profile: str) -> Path:
     new["date"] = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     path = figures_dir(paper) / "measured.csv"
     old = _read_measured(path) if path.exists() else _empty_measured()
-    key_new = {k: i for i, k in enumerate(zip(new["item"], new["quantity"]))}
+    key_new = {k: i for i, k in enumerate(zip(new["item"], new["quantity"], new["profile"]))}
     merged, used = [], set()
     for rec in old.to_dict("records"):
-        key = (rec["item"], rec["quantity"])
+        key = (rec["item"], rec["quantity"], rec["profile"])
         if key in key_new:
             merged.append(new.iloc[key_new[key]].to_dict())
             used.add(key)
         else:
             merged.append(rec)
-    merged += [rec for rec in new.to_dict("records") if (rec["item"], rec["quantity"]) not in used]
+    merged += [rec for rec in new.to_dict("records")
+               if (rec["item"], rec["quantity"], rec["profile"]) not in used]
     out = pd.DataFrame(merged, columns=list(MEASURED_COLUMNS))
     out["games"] = pd.array([_as_games(g, "games") for g in out["games"]], dtype="Int64")
     return _atomic_write(path, lambda fh: out.to_csv(fh, index=False))
@@ -421,16 +424,18 @@ def _published_or_empty(paper: str, directory) -> pd.DataFrame:
 
 def _comparison_rows(pub: pd.DataFrame, meas: pd.DataFrame) -> list[list[str]]:
     rows = []
-    measured_by_key = {(r["item"], r["quantity"]): r for r in meas.to_dict("records")}
+    measured_by_key: dict = {}  # (item, quantity) -> its rows, one per profile measured
+    for r in meas.to_dict("records"):
+        measured_by_key.setdefault((r["item"], r["quantity"]), []).append(r)
     seen = set()
     for p in pub.to_dict("records"):
         key = (p["item"], p["quantity"])
         seen.add(key)
         published = _fmt_ci(p["value"], p["ci_low"], p["ci_high"], p["games"]) + " (published)"
-        m = measured_by_key.get(key)
-        if m is None:
+        ms = measured_by_key.get(key)
+        if not ms:
             rows.append([p["quantity"], published, "not yet reproduced", ""])
-        else:
+        for m in ms or ():
             rows.append([p["quantity"], published, _fmt_ci(m["value"], m["ci_low"], m["ci_high"], m["games"]),
                          m["profile"]])
     for m in meas.to_dict("records"):

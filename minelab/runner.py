@@ -28,7 +28,8 @@ def play(agent: "Agent | str", level: "Level | str", n_games: int, seed: int = 0
 
     Columns: game, won, moves, clicks, safe_clicks, revealed, flag_moves,
     fraction_revealed, clicks_before_loss (safe clicks made before the losing click;
-    <NA> for a won game). df.attrs holds agent, level, seed, seconds.
+    <NA> for a won game), then the agent's own `extra_fields` (e.g. a learner's table
+    size after each game). df.attrs holds agent, level, seed, seconds.
     `progress`: None shows a bar only for runs over a few seconds' worth of games.
     """
     if isinstance(agent, str):
@@ -44,7 +45,7 @@ def play(agent: "Agent | str", level: "Level | str", n_games: int, seed: int = 0
     deal_rng, agent_rng = run_streams(seed)
     agent.rng = agent_rng
     gs = new_game_state(level, flood)
-    out = np.zeros((n_games, N_RECORD), np.int64)
+    out = np.zeros((n_games, N_RECORD + len(agent.extra_fields)), np.int64)
     show = progress if progress is not None else n_games > 20 * chunk
     start = time.perf_counter()
     with tqdm(total=n_games, disable=not show, desc=f"{agent.name} {level}", unit="game") as bar:
@@ -57,7 +58,7 @@ def play(agent: "Agent | str", level: "Level | str", n_games: int, seed: int = 0
 
 
 def records_frame(out: np.ndarray, level: Level, agent: Agent, seed, seconds: float) -> pd.DataFrame:
-    df = pd.DataFrame(out, columns=list(RECORD_FIELDS))
+    df = pd.DataFrame(out, columns=list(RECORD_FIELDS) + list(agent.extra_fields))
     df.insert(0, "game", np.arange(len(df), dtype=np.int64))
     df["won"] = df["won"].astype(bool)
     df["fraction_revealed"] = df["revealed"] / level.safe_cells if level.safe_cells else 1.0

@@ -6,7 +6,7 @@
 
 A grid of buttons (created once, then only the cells that changed are updated): a
 click reveals, or with "Flag mode" on, flags / unflags. "Agent step" applies one
-`agent.choose(game)`, "Play to end" lets the agent finish, "New game" deals the next
+`agent.act(game)` (its next decision), "Play to end" lets the agent finish, "New game" deals the next
 board (seed + 1). Illegal moves are reported in the status line, never raised.
 
 The model logic lives in plain methods — `click(r, c)`, `step()`, `play_to_end()`,
@@ -48,7 +48,7 @@ class BoardViewer(W.VBox):
 
         self.flag_toggle = W.ToggleButton(value=False, description="Flag mode", icon="flag",
                                           tooltip="clicks flag / unflag instead of revealing")
-        self.step_button = W.Button(description="Agent step", tooltip="apply agent.choose(game)")
+        self.step_button = W.Button(description="Agent step", tooltip="apply agent.act(game): its next decision")
         self.play_button = W.Button(description="Play to end", tooltip="let the agent finish the game")
         self.new_button = W.Button(description="New game", tooltip="deal a new board (seed + 1)")
         self.step_button.on_click(lambda _b: self.step())
@@ -103,8 +103,7 @@ class BoardViewer(W.VBox):
             self.message = "the game is over: press New game"
         else:
             try:
-                move = self.agent.choose(self.game)
-                self.game.apply(move)
+                self.agent.act(self.game)
             except (IllegalMove, ValueError) as e:
                 self.message = f"agent {self.agent!r}: {e}"
             else:
@@ -127,11 +126,10 @@ class BoardViewer(W.VBox):
             return int(self.step())  # sets the explaining message
         while not self.game.over and made < limit:
             try:
-                self.game.apply(self.agent.choose(self.game))
+                made += len(self.agent.act(self.game))
             except (IllegalMove, ValueError) as e:
                 self.message = f"agent {self.agent!r}: {e}"
                 break
-            made += 1
             self._agent_moved = True
         else:
             if not self.game.over:

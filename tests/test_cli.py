@@ -44,12 +44,21 @@ def test_play_bad_values_exit_2_with_message(argv, needle, capsys):
     (["bench", "everything"], "invalid choice"),
     (["reproduce", "--profile", "huge"], "invalid choice"),
     (["bench", "engine", "--seconds", "0"], "--seconds"),
+    (["bench", "bandit", "--train-games", "0"], "--train-games"),
 ])
 def test_argument_errors_exit_2(argv, needle, capsys):
     with pytest.raises(SystemExit) as exc:
         main(argv)
     assert exc.value.code == 2
     assert needle in capsys.readouterr().err
+
+
+def test_bench_bandit_json_rows(capsys):
+    assert main(["bench", "bandit", "--seconds", "0.01", "--train-games", "300", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["bench"] for r in rows] == ["bandit"] * 4
+    assert all(r["games_per_second"] > 0 and r["games"] >= 1 for r in rows)
+    assert rows[1]["games"] == 300 and rows[-1]["level"] == "16x30x99:none"
 
 
 def test_bench_json_rows(capsys):

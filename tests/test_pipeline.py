@@ -109,7 +109,7 @@ def test_save_table_csv_and_markdown(figs):
 
 # --------------------------------------------------------------------------- measured numbers
 
-def test_record_measured_merges_on_item_quantity(figs):
+def test_record_measured_merges_on_item_quantity_profile(figs):
     rows = [
         {"item": "Mine uniformity", "quantity": "chi2 statistic", "value": 70.0, "ci_low": math.nan,
          "ci_high": math.nan, "games": 1000},
@@ -124,21 +124,26 @@ def test_record_measured_merges_on_item_quantity(figs):
                        "ci_low": 0.19, "ci_high": 0.21, "games": 9000, "note": "second"},
                       {"item": "Random model", "quantity": "win rate 9x9x4", "value": 0.05,
                        "ci_low": math.nan, "ci_high": math.nan, "games": pd.NA}]),
-        notebook="b.ipynb", profile="quick")
+        notebook="b.ipynb", profile="smoke")
+    report.record_measured("antimatroid2012", {"item": "Random model", "quantity": "win rate 9x9x3",
+                                               "value": 0.3, "games": 10**6}, notebook="c.ipynb", profile="paper")
     df = pd.read_csv(path)
     assert list(df.columns) == ["item", "quantity", "value", "ci_low", "ci_high", "games", "note",
                                 "notebook", "profile", "date"]
-    assert list(zip(df["item"], df["quantity"])) == [
-        ("Mine uniformity", "chi2 statistic"), ("Random model", "win rate 9x9x3"),
-        ("Random model", "win rate 9x9x4")]
+    # same profile: replaced in place; another profile: kept beside it (a quick run
+    # never overwrites a paper-size number)
+    assert list(zip(df["item"], df["quantity"], df["profile"])) == [
+        ("Mine uniformity", "chi2 statistic", "smoke"), ("Random model", "win rate 9x9x3", "smoke"),
+        ("Random model", "win rate 9x9x4", "smoke"), ("Random model", "win rate 9x9x3", "paper")]
     replaced = df.iloc[1]
     assert (replaced["value"], replaced["games"], replaced["note"], replaced["notebook"], replaced["profile"]) \
-        == (0.2, 9000, "second", "b.ipynb", "quick")
+        == (0.2, 9000, "second", "b.ipynb", "smoke")
+    assert df.iloc[3]["value"] == 0.3
     assert df.iloc[0]["notebook"] == "a.ipynb" and df.iloc[0]["profile"] == "smoke"
     assert pd.isna(df.iloc[2]["games"]) and pd.isna(df.iloc[0]["ci_low"])
     assert pd.Timestamp(df.iloc[0]["date"]).tzinfo is not None
     loaded = report.load_measured("antimatroid2012")
-    assert str(loaded["games"].dtype) == "Int64" and len(loaded) == 3
+    assert str(loaded["games"].dtype) == "Int64" and len(loaded) == 4
     assert leftovers(figs) == []
 
 
@@ -270,7 +275,8 @@ def test_build_report_lists_every_item(figs):
     assert "| chi2 statistic | 71.78 (published) | not yet reproduced |" in uni
     assert "figure only" in sections["antimatroid2012 Random model"]
     assert "notebooks/antimatroid2012_agents.ipynb" in uni
-    assert "issue #3" in sections["lordeiro2021 Fig 7"]
+    assert "notebooks/lordeiro2021_bandits.ipynb" in sections["lordeiro2021 Fig 7"]
+    assert "issue #4" in sections["buffet2012 Table 1"]
     assert leftovers(figs) == []
 
 

@@ -39,6 +39,7 @@ class Agent:
     name = "agent"
     cheat = False  # True only for the labelled oracle: reads hidden mines during play
     learns = False  # True when the agent keeps learning across the games it plays
+    extra_fields: tuple[str, ...] = ()  # per-game columns the agent's batch kernel adds to the records
 
     def __init__(self, seed=None):
         self.rng = as_generator(seed)
@@ -64,16 +65,24 @@ class Agent:
     def game_over(self, game: Game) -> None:
         """Learning hook after an interactive game ends (no-op for non-learners)."""
 
+    def act(self, game: Game) -> list[Move]:
+        """Make the agent's next decision on `game` and return the moves made: one move
+        here; an agent whose decision is several moves, learning as it goes, overrides it."""
+        move = self.choose(game)
+        game.apply(move)
+        return [move]
+
     def play_game(self, game: Game) -> Game:
         """Play `game` to its end with this agent, then let it learn."""
         while not game.over:
-            game.apply(self.choose(game))
+            self.act(game)
         self.game_over(game)
         return game
 
     # --- batch ---------------------------------------------------------------------
     def play_batch(self, gs, n_games: int, deal_rng: np.random.Generator, out: np.ndarray) -> None:
-        """Play n_games on the game state `gs`, one row of `out` per game (engine.RECORD_FIELDS)."""
+        """Play n_games on the game state `gs`, one row of `out` per game
+        (engine.RECORD_FIELDS, then the agent's extra_fields)."""
         raise NotImplementedError
 
 

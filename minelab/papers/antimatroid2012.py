@@ -12,8 +12,6 @@ The blog's rules, from its pseudocode: mines are placed before the first click
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import pandas as pd
 from numba import njit
@@ -24,6 +22,7 @@ from ..agents import make_agent
 from ..experiments import derive_seed, grid, run_sweep, task_kind
 from ..levels import Level
 from ..stats import chi2_gof, wilson
+from . import PaperResult
 
 PAPER = "antimatroid2012"
 NOTEBOOK = "antimatroid2012_agents.ipynb"
@@ -38,16 +37,6 @@ SIZES = {
     "quick": {"boards": 1_000_000, "clicks_games": 1_000_000, "success_games": 20_000, "runs": 8},
     "paper": {"boards": 10_000_000, "clicks_games": 10_000_000, "success_games": 100_000, "runs": 20},
 }
-
-
-@dataclass
-class PaperResult:
-    """What a figure function hands the notebook: the figure, its data, the numbers for REPORT.md."""
-
-    name: str
-    figure: object
-    table: pd.DataFrame
-    measured: list[dict] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------- task kinds
