@@ -181,7 +181,7 @@ def _run(tasks_by_label: dict, executor) -> pd.DataFrame:
     all of a task's params, so they tell tasks apart; two labels may name one task (e.g.
     two densities that round to the same mine count): it runs once, labelled twice."""
     unique = {t["seed"]: t for t in tasks_by_label.values()}
-    df = run_sweep(list(unique.values()), executor=executor, progress=False)
+    df = run_sweep(list(unique.values()), executor=executor, progress=len(unique) > 1)
     parts = [df[df["seed"] == t["seed"]].assign(label=label) for label, t in tasks_by_label.items()]
     return pd.concat(parts, ignore_index=True)
 
