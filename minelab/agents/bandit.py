@@ -98,6 +98,7 @@ MASK32 = 0xFFFFFFFF
 
 # ------------------------------------------------------------------ options
 POLICIES = ("greedy", "egreedy", "ucb")
+P_GREEDY, P_EGREEDY, P_UCB = range(3)
 FIRST_MOVES = ("first-zero", "agent")
 END_LEARNING = ("last-all", "last-passed-over")
 UCB_BONUS = ("certainty", "optimism")
@@ -648,7 +649,7 @@ def learn(gs, ws, tb, cfg, key):
     lost = gs[1][ST_STATUS] < 0
     slot = table_learn(tb[0], tb[1], tb[2], tb[3], tb[4], key, 1 if lost else -1)
     if gs[1][ST_STATUS] == ONGOING:
-        after_learning(gs[4], ws, tb, key, slot, cfg[C_SYM], cfg[C_MODE], cfg[C_POLICY] != 2, pairs_rule(cfg))
+        after_learning(gs[4], ws, tb, key, slot, cfg[C_SYM], cfg[C_MODE], cfg[C_POLICY] != P_UCB, pairs_rule(cfg))
 
 
 @kernel
@@ -778,14 +779,14 @@ def bandit_step(gs, ws, tb, cfg, cfgf, deal_rng, agent_rng, incremental):
     policy = cfg[C_POLICY]
     sym = cfg[C_SYM]
     mode = cfg[C_MODE]
-    sync(view, ws, tb, sym, mode, policy != 2, pairs_rule(cfg))
+    sync(view, ws, tb, sym, mode, policy != P_UCB, pairs_rule(cfg))
     tb[4][M_T] += 1
-    if policy == 2:
+    if policy == P_UCB:
         ucb_scores(view, ws, tb, cfg, cfgf)
     t = -1
     k = -1
     value = 0.0
-    if policy == 1 and agent_rng.random() < cfgf[F_EPSILON]:
+    if policy == P_EGREEDY and agent_rng.random() < cfgf[F_EPSILON]:
         if mode == MODE_STATE_ACTION:  # one action per covered tile
             a = random_covered_cell(view, agent_rng)
             a = 8 * a if a >= 0 else -1
@@ -825,9 +826,10 @@ def bandit_step(gs, ws, tb, cfg, cfgf, deal_rng, agent_rng, incremental):
 
 @kernel
 def table_room(tb, n):
-    """Whether one more game surely fits in the table at most half full: a game adds at
-    most 2n decision keys (each reveals a tile or places a flag), n flag keys and 8n
-    last-decision keys."""
+    """Whether one more game surely fits in the table at most half full. A game makes at
+    most 2n decisions (each reveals a tile or places a flag; flags never exceed the
+    mines), each adding one key at once or one flag key at the end, plus at most 8n
+    keys of the last decision's board: 10n < INSERTS_PER_CELL * n."""
     meta = tb[4]
     return 2 * (meta[M_SIZE] + INSERTS_PER_CELL * n) <= meta[M_MASK] + 1
 
