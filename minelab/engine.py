@@ -85,6 +85,14 @@ def neighbour_table(rows, cols):
 
 
 @kernel
+def uniform_below(rng, k):
+    """An integer uniform in [0, k) from one rng.random() draw (rng.integers costs ~10x
+    more inside njit); guards the measure-zero rounding of u * k up to k."""
+    pick = np.int64(rng.random() * k)
+    return k - 1 if pick >= k else pick
+
+
+@kernel
 def place_mines(mine, n_mines, rule, first, nbr, nbr_count, work, rng):
     """Place `n_mines` uniformly over the cells the rule allows; exactly n_mines draws.
 
@@ -105,9 +113,7 @@ def place_mines(mine, n_mines, rule, first, nbr, nbr_count, work, rng):
             m += 1
     mine[:] = 0
     for i in range(n_mines):
-        j = i + np.int64(rng.random() * (m - i))
-        if j >= m:  # guards the (measure-zero) rounding of u * k up to k
-            j = m - 1
+        j = i + uniform_below(rng, m - i)
         t = work[i]
         work[i] = work[j]
         work[j] = t
@@ -257,9 +263,7 @@ def random_covered_cell(view, rng):
     k = count_covered(view)
     if k == 0:
         return -1
-    pick = np.int64(rng.random() * k)
-    if pick >= k:
-        pick = k - 1
+    pick = uniform_below(rng, k)
     for i in range(view.shape[0]):
         if view[i] == COVERED:
             if pick == 0:

@@ -84,6 +84,7 @@ from ..engine import (
     random_covered_cell,
     record_game,
     unflag_cell,
+    uniform_below,
 )
 from .base import Agent, register
 
@@ -600,9 +601,7 @@ def random_action(view, ws, rng):
                     total += 1
     if total == 0:
         return -1
-    pick = np.int64(rng.random() * total)
-    if pick >= total:
-        pick = total - 1
+    pick = uniform_below(rng, total)
     for t in range(view.shape[0]):
         if view[t] == COVERED:
             for k in range(8):
