@@ -660,17 +660,23 @@ def click(gs, ws, cell, deal_rng):
 
 
 @kernel
+def put_flag(gs, ws, t, key):
+    """Flag t and record the action (key) that placed it, to learn at game end."""
+    w = ws[16]
+    flag_cell(gs, t)
+    add_move(ws, FLAG, t)
+    ws[14][w[W_NFLAGS]] = key
+    ws[15][w[W_NFLAGS]] = t
+    w[W_NFLAGS] += 1
+
+
+@kernel
 def place_flag(gs, ws, tb, cfg, t, key, deal_rng):
     """Flag t (learned at game end); if that would make flags > mines, reveal instead the
     tile, among the flagged ones and t, whose lowest window value is smallest."""
     view = gs[4]
-    w = ws[16]
     if gs[1][ST_FLAGS] < gs[0][SP_MINES]:
-        flag_cell(gs, t)
-        add_move(ws, FLAG, t)
-        ws[14][w[W_NFLAGS]] = key
-        ws[15][w[W_NFLAGS]] = t
-        w[W_NFLAGS] += 1
+        put_flag(gs, ws, t, key)
         return
     sym = cfg[C_SYM]
     mode = cfg[C_MODE]
@@ -685,11 +691,7 @@ def place_flag(gs, ws, tb, cfg, t, key, deal_rng):
                 pick = i
                 pick_key = k
     if pick != t:
-        flag_cell(gs, t)
-        add_move(ws, FLAG, t)
-        ws[14][w[W_NFLAGS]] = key
-        ws[15][w[W_NFLAGS]] = t
-        w[W_NFLAGS] += 1
+        put_flag(gs, ws, t, key)
         unflag_cell(gs, pick)
         add_move(ws, UNFLAG, pick)
     click(gs, ws, pick, deal_rng)

@@ -226,8 +226,7 @@ def fig08_actions_recorded(train_games: int = SIZES["quick"]["train_games"], see
     """Fig 8: actions recorded (all and perfect) over training, greedy vs UCB c = 0.1."""
     import matplotlib.pyplot as plt
 
-    tasks = _fig7_tasks(train_games, seed)
-    chosen = {lab: tasks[_fig7_label(n, p)] for lab, n, p in SELECTED}
+    chosen = _selected_tasks(train_games, seed)
     cv = curves(_run(chosen, executor))
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for label, part in cv.groupby("label", sort=False, observed=True):
@@ -260,9 +259,14 @@ def _fig7_label(name, params):
     raise ValueError(f"{name} {params} is not one of Fig 7's agents")
 
 
-def _selected_tables(train_games, seed, executor) -> pd.DataFrame:
+def _selected_tasks(train_games, seed) -> dict:
+    """Fig 7's tasks of the two selected agents (greedy, UCB c = 0.1), by their labels."""
     tasks = _fig7_tasks(train_games, seed)
-    chosen = {lab: tasks[_fig7_label(n, p)] for lab, n, p in SELECTED}
+    return {lab: tasks[_fig7_label(n, p)] for lab, n, p in SELECTED}
+
+
+def _selected_tables(train_games, seed, executor) -> pd.DataFrame:
+    chosen = _selected_tasks(train_games, seed)
     df = _run(chosen, executor)
     t = df[df["part"] == "table"][["label", "key", "q", "n"]].copy()
     t["n"] = t["n"].astype(np.int64)
