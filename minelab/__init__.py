@@ -7,6 +7,8 @@
 from .cells import COVERED, FLAG, FLAGGED, LOST, MINE, ONGOING, REVEAL, UNFLAG, WON
 from .levels import BEGINNER, BEGINNER_9, EXPERT, INTERMEDIATE, PRESETS, Level
 from .engine import Game, IllegalMove, Move
+from . import probability
+from .probability import mine_probabilities
 from .agents import Agent, list_agents, make_agent
 from .runner import play, summarize
 from .stats import wilson
@@ -25,5 +27,5 @@ __all__ = [
     "__version__",
     "COVERED", "FLAGGED", "MINE", "ONGOING", "WON", "LOST", "REVEAL", "FLAG", "UNFLAG",
     "Level", "BEGINNER", "BEGINNER_9", "INTERMEDIATE", "EXPERT", "PRESETS",
-    "Game", "IllegalMove", "Move", "Agent", "make_agent", "list_agents", "play", "summarize", "wilson", "BoardViewer",
+    "Game", "IllegalMove", "Move", "probability", "mine_probabilities", "Agent", "make_agent", "list_agents", "play", "summarize", "wilson", "BoardViewer",
 ]

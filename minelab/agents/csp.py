@@ -1,0 +1,264 @@
+"""Exact-probability solvers: `csp` and `hcsp` (Buffet et al. 2012, Table 1's CSP and HCSP).
+
+Both open in the top-left corner, then at every decision:
+1. solve the position exactly (`minelab.probability`; the agent's own flags are its
+   certain mines, so they leave the constraints),
+2. if some covered cells are certainly safe, reveal all of them and flag every certain
+   mine (one decision, several moves: `act` makes them all, `choose` returns the first),
+3. else reveal a covered cell of least mine probability. `csp` breaks ties uniformly
+   at random; `hcsp` first prefers cells closest to the revealed area (Chebyshev
+   distance to the nearest revealed cell: 1 on the frontier), as Legendre et al.
+   (Buffet §2.2), then uniformly at random.
+
+Probabilities within TIE_TOLERANCE of the least count as ties: values that are equal
+in exact arithmetic can differ in the last bits after different summation orders.
+
+Batch play (`play_batch`) and interactive play run the same `decide` kernel, so they
+make the same moves from the same seed.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..cells import COVERED, FLAG, FLAGGED, REVEAL
+from ..engine import (ST_DEALT, ST_STATUS, begin_game, deal_first_click, flag_cell, kernel, open_cell,
+                      record_game, uniform_below)
+from ..probability import CERTAIN_MINE, CERTAIN_SAFE, DEFAULT_MAX_WORK, OK, Workspace, solve_kernel
+from .base import Agent, cell_to_move, register
+
+TIE_TOLERANCE = 1e-9
+TIE_RANDOM = 0
+TIE_FRONTIER = 1
+N_STATS = 4  # solve_kernel's three, then 1 when the decision was a guess
+
+
+class SolverState:
+    """Everything a solver kernel needs besides the game: probability workspace and buffers."""
+
+    def __init__(self, cells: int, mines: int):
+        self.ws = Workspace(cells, mines)
+        self.known = np.zeros(cells, np.uint8)
+        self.prob = np.zeros(cells, np.float64)
+        self.certain = np.zeros(cells, np.int8)
+        self.stats = np.zeros(N_STATS, np.float64)
+        self.moves = np.zeros((2 * cells, 2), np.int64)  # (kind, cell) of one decision
+        self.dist = np.zeros(cells, np.int32)
+        self.queue = np.zeros(cells, np.int32)
+        self.tied = np.zeros(cells, np.int32)
+
+
+@kernel
+def frontier_distance(view, nbr, nbr_count, dist, queue):
+    """dist[i] = Chebyshev distance from covered cell i to the nearest revealed cell
+    (multi-source BFS over the 8-neighbourhood); large when nothing is revealed."""
+    n = view.shape[0]
+    head = 0
+    tail = 0
+    for i in range(n):
+        if view[i] >= 0:
+            dist[i] = 0
+            queue[tail] = i
+            tail += 1
+        else:
+            dist[i] = n + 1
+    while head < tail:
+        i = queue[head]
+        head += 1
+        for a in range(nbr_count[i]):
+            j = nbr[i, a]
+            if dist[j] > dist[i] + 1:
+                dist[j] = dist[i] + 1
+                queue[tail] = j
+                tail += 1
+
+
+@kernel
+def least_probable(view, known, prob, tie_rule, nbr, nbr_count, dist, queue, tied, rng):
+    """The covered, non-known cell of least mine probability, ties broken by `tie_rule`."""
+    n = view.shape[0]
+    best = 2.0
+    for i in range(n):
+        if view[i] < 0 and known[i] == 0 and prob[i] < best:
+            best = prob[i]
+    n_tied = 0
+    for i in range(n):
+        if view[i] < 0 and known[i] == 0 and prob[i] <= best + TIE_TOLERANCE:
+            tied[n_tied] = i
+            n_tied += 1
+    if tie_rule == TIE_FRONTIER and n_tied > 1:
+        frontier_distance(view, nbr, nbr_count, dist, queue)
+        closest = n + 2
+        for t in range(n_tied):
+            if dist[tied[t]] < closest:
+                closest = dist[tied[t]]
+        kept = 0
+        for t in range(n_tied):
+            if dist[tied[t]] == closest:
+                tied[kept] = tied[t]
+                kept += 1
+        n_tied = kept
+    if n_tied == 1:
+        return tied[0]
+    return tied[uniform_below(rng, n_tied)]
+
+
+@kernel
+def certain_moves(view, known, certain, moves):
+    """Flag every certain mine not yet flagged, then reveal every certain-safe cell.
+    Returns the number of moves written to `moves` (rows of (kind, cell))."""
+    k = 0
+    for i in range(view.shape[0]):
+        if certain[i] == CERTAIN_MINE and view[i] == COVERED and known[i] == 0:
+            moves[k, 0] = FLAG
+            moves[k, 1] = i
+            k += 1
+    n_mines = k
+    for i in range(view.shape[0]):
+        if certain[i] == CERTAIN_SAFE:
+            moves[k, 0] = REVEAL
+            moves[k, 1] = i
+            k += 1
+    return k if k > n_mines else 0
+
+
+@kernel
+def csp_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, moves, dist, queue, tied,
+               tie_rule, max_work, rng):
+    """One decision: moves[:k] (certain moves, or one guess). known = the agent's flags."""
+    n = view.shape[0]
+    any_revealed = False
+    for i in range(n):
+        if view[i] >= 0:
+            any_revealed = True
+            break
+    stats[3] = 0.0
+    if not any_revealed:
+        moves[0, 0] = REVEAL
+        moves[0, 1] = 0  # the top-left corner
+        return 1
+    code = solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain, stats)
+    if code != OK:
+        return -1
+    k = certain_moves(view, known, certain, moves)
+    if k > 0:
+        return k
+    stats[3] = 1.0
+    moves[0, 0] = REVEAL
+    moves[0, 1] = least_probable(view, known, prob, tie_rule, nbr, nbr_count, dist, queue, tied, rng)
+    return 1
+
+
+@kernel
+def apply_decision(gs, moves, k, known, deal_rng):
+    """Apply a decision's moves (skipping reveals the flood already made); stops at a loss."""
+    st = gs[1]
+    view = gs[4]
+    for q in range(k):
+        cell = moves[q, 1]
+        if moves[q, 0] == FLAG:
+            flag_cell(gs, cell)
+            known[cell] = 1
+        elif view[cell] == COVERED:
+            if st[ST_DEALT] == 0:
+                deal_first_click(gs, cell, deal_rng)
+            open_cell(gs, cell)
+            if st[ST_STATUS] != 0:
+                return
+
+
+@kernel
+def csp_batch(gs, n_games, deal_rng, agent_rng, ws, known, prob, certain, stats, moves, dist, queue, tied,
+              tie_rule, max_work, out):
+    st = gs[1]
+    view = gs[4]
+    mines = gs[0][2]
+    nbr = gs[6]
+    nbr_count = gs[7]
+    for g in range(n_games):
+        begin_game(gs, deal_rng)
+        known[:] = 0
+        fallbacks = 0
+        guesses = 0
+        while st[ST_STATUS] == 0:
+            k = csp_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, moves, dist, queue,
+                           tied, tie_rule, max_work, agent_rng)
+            if k < 0:
+                break  # inconsistent position: cannot happen with the agent's own flags
+            fallbacks += int(stats[1])
+            stats[1] = 0.0
+            guesses += int(stats[3])
+            apply_decision(gs, moves, k, known, deal_rng)
+        record_game(gs, out, g)
+        out[g, 6] = guesses
+        out[g, 7] = fallbacks
+
+
+@register
+class CSPAgent(Agent):
+    """Exact probabilities; certain moves first, else the least probable mine (ties at random)."""
+
+    name = "csp"
+    tie_rule = TIE_RANDOM
+    extra_fields = ("guesses", "fallbacks")
+
+    def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK):
+        super().__init__(seed)
+        if isinstance(max_work, bool) or not isinstance(max_work, (int, np.integer)) or max_work < 1:
+            raise ValueError(f"max_work must be a positive integer, got {max_work!r}")
+        self.max_work = int(max_work)
+        self._states: dict[tuple[int, int], SolverState] = {}
+
+    def params(self) -> dict:
+        return {} if self.max_work == DEFAULT_MAX_WORK else {"max_work": self.max_work}
+
+    def state(self, cells: int, mines: int) -> SolverState:
+        key = (cells, mines)
+        if key not in self._states:
+            self._states[key] = SolverState(cells, mines)
+        return self._states[key]
+
+    # --- interactive -----------------------------------------------------------------
+    def decision(self, game) -> list[tuple[int, int]]:
+        """The (kind, cell) moves of the next decision on `game` (nothing is applied)."""
+        if game.over:
+            raise ValueError("decision() needs a game in progress; this one is over")
+        gs = game._gs
+        view = gs[4]
+        s = self.state(game.level.cells, game.level.mines)
+        s.known[:] = view == FLAGGED  # the agent's flags are its certain mines
+        k = csp_decide(view, game.level.mines, gs[6], gs[7], s.ws.arrays, s.known, s.prob, s.certain, s.stats,
+                       s.moves, s.dist, s.queue, s.tied, self.tie_rule, self.max_work, self.rng)
+        if k < 0:
+            raise ValueError("inconsistent position: the flags on the board contradict the numbers")
+        return [(int(s.moves[q, 0]), int(s.moves[q, 1])) for q in range(k)]
+
+    def _choose(self, game):
+        kind, cell = self.decision(game)[0]
+        return cell_to_move(kind, cell, game.level)
+
+    def act(self, game):
+        made = []
+        for kind, cell in self.decision(game):
+            if kind == REVEAL and game._gs[4][cell] != COVERED:
+                continue  # opened by an earlier reveal's flood
+            move = cell_to_move(kind, cell, game.level)
+            game.apply(move)
+            made.append(move)
+            if game.over:
+                break
+        return made
+
+    # --- batch ---------------------------------------------------------------------
+    def play_batch(self, gs, n_games, deal_rng, out):
+        spec = gs[0]
+        s = self.state(int(spec[0] * spec[1]), int(spec[2]))
+        csp_batch(gs, n_games, deal_rng, self.rng, s.ws.arrays, s.known, s.prob, s.certain, s.stats, s.moves,
+                  s.dist, s.queue, s.tied, self.tie_rule, self.max_work, out)
+
+
+@register
+class HCSPAgent(CSPAgent):
+    """As csp, ties broken toward the revealed area (Legendre et al.; Buffet's HCSP)."""
+
+    name = "hcsp"
+    tie_rule = TIE_FRONTIER
