@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/minelab bench engine
 	$(BIN)/minelab bench agents
 	$(BIN)/minelab bench bandit
+	$(BIN)/minelab bench csp
 
 lab: $(STAMP)
 	$(BIN)/python -m ipykernel install --user --name minelab --display-name "Python (minelab)"

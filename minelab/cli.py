@@ -1,7 +1,7 @@
 """The `minelab` command: play, bench, reproduce.
 
     minelab play AGENT LEVEL --games N --seed S [--json]
-    minelab bench engine|agents|bandit [--json] [--seconds T] [--train-games N]
+    minelab bench engine|agents|bandit|csp [--json] [--seconds T] [--train-games N]
     minelab reproduce [--profile smoke|quick|paper] [--only NAME] [--scheduler ADDR]
 """
 from __future__ import annotations
@@ -49,10 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     b = sub.add_parser("bench", help="measure throughput (games/s on one core)")
-    b.add_argument("what", choices=("engine", "agents", "bandit"),
+    b.add_argument("what", choices=("engine", "agents", "bandit", "csp"),
                    help="engine: oracle play per level (the floor under every agent); agents: each agent on 9x9x10; "
                         "bandit: greedy MAB training on 8x8x10 (first games, and after --train-games) "
-                        "and the trained agent's test play on expert")
+                        "and the trained agent's test play on expert; csp: the exact-probability kernel per "
+                        "position, then csp, hcsp and best on beginner (8x8x10) and expert")
     b.add_argument("--train-games", type=_positive_int, default=100_000,
                    help="bandit: training games before the trained-rate measurements (default 100000)")
     b.add_argument("--seconds", type=_positive_float, default=2.0, help="time per measurement (default 2)")
@@ -84,13 +85,13 @@ def cmd_play(args) -> int:
     return 0
 
 
-def measure(agent_name: str, level: str, seconds: float) -> dict:
+def measure(agent_name: str, level: str, seconds: float, start_games: int = 1000) -> dict:
     """games/s of one agent on one level, after a warm-up that triggers compilation."""
     from . import make_agent, play
 
     agent = make_agent(agent_name)
-    play(agent, level, 100, seed=0, progress=False)  # compile / load the cache
-    n, elapsed = 1000, 0.0
+    play(agent, level, min(100, start_games), seed=0, progress=False)  # compile / load the cache
+    n, elapsed = start_games, 0.0
     while True:
         start = time.perf_counter()
         play(make_agent(agent_name), level, n, seed=1, progress=False, chunk=max(n, 1))
@@ -144,9 +145,71 @@ def bench_bandit(seconds: float, train_games: int) -> list[dict]:
     return rows
 
 
+CSP_BENCH = (("csp", "8x8x10", 1000), ("csp", "16x30x99", 100), ("hcsp", "8x8x10", 1000),
+             ("hcsp", "16x30x99", 100), ("best", "8x8x10", 200), ("best", "16x30x99", 20))
+
+
+def game_positions(level: str, games: int, seed: int = 0):
+    """The positions `csp` solves in `games` real games: (views int8[n], mines) for timing
+    the probability kernel on what agents actually meet."""
+    import numpy as np
+
+    from . import Game, make_agent
+
+    agent = make_agent("csp", seed=seed)
+    views = []
+    for g in range(games):
+        game = Game(level, seed=np.random.SeedSequence([seed, g]))
+        while not game.over:
+            if (game._gs[4] >= 0).any():
+                views.append(np.where(game._gs[4] == -2, -1, game._gs[4]).astype(np.int8))
+            agent.act(game)
+    return views, game.level.mines
+
+
+def bench_probability(level: str, seconds: float) -> dict:
+    """Mean time of one exact solve (the numba kernel, no Python overhead) over the
+    positions of real csp games on `level`."""
+    import numpy as np
+
+    from .engine import _tables
+    from .levels import Level
+    from .probability import DEFAULT_MAX_WORK, Workspace, solve_kernel
+
+    lv = Level.parse(level)
+    views, mines = game_positions(level, 200 if lv.cells < 200 else 30)
+    nbr, nbr_count = _tables(lv.rows, lv.cols)
+    ws = Workspace(lv.cells, mines)
+    known = np.zeros(lv.cells, np.uint8)
+    prob = np.empty(lv.cells)
+    certain = np.zeros(lv.cells, np.int8)
+    stats = np.zeros(3)
+    solve_kernel(views[0], known, mines, nbr, nbr_count, ws.arrays, DEFAULT_MAX_WORK, prob, certain, stats)
+
+    def run(reps):
+        for _ in range(reps):
+            for v in views:
+                solve_kernel(v, known, mines, nbr, nbr_count, ws.arrays, DEFAULT_MAX_WORK, prob, certain, stats)
+
+    reps, elapsed = _timed(run, seconds, n=1)
+    solves = reps * len(views)
+    return {"what": f"exact probabilities, one position ({len(views)} positions of real csp games)", "agent": "-",
+            "level": level, "games": solves, "seconds": round(elapsed, 4), "games_per_second": solves / elapsed,
+            "microseconds_per_position": 1e6 * elapsed / solves}
+
+
+def bench_csp(seconds: float):
+    for level in ("8x8x10", "16x30x99"):
+        yield {**bench_probability(level, seconds), "bench": "csp"}
+    for agent, level, start in CSP_BENCH:
+        yield {**measure(agent, level, seconds, start), "bench": "csp"}
+
+
 def cmd_bench(args) -> int:
     if args.what == "bandit":
         rows = bench_bandit(args.seconds, args.train_games)
+    elif args.what == "csp":
+        rows = bench_csp(args.seconds)
     else:
         jobs = [("oracle", level) for level in BENCH_LEVELS] if args.what == "engine" else \
             [(agent, "9x9x10") for agent in BENCH_AGENTS]
@@ -155,6 +218,11 @@ def cmd_bench(args) -> int:
         if args.json:
             print(json.dumps(row), flush=True)
         else:
+            if "microseconds_per_position" in row:
+                print(f"{args.what:7s} {'exact probabilities':10s} {row['level']:10s} "
+                      f"{row['microseconds_per_position']:>10.1f} us per position "
+                      f"({row['games']} solves in {row['seconds']:.2f} s)", flush=True)
+                continue
             label = f"{row['what']:55s}" if "what" in row else f"{row['agent']:10s} {row['level']:10s}"
             print(f"{args.what:7s} {label} {row['games_per_second']:>14,.0f} games/s "
                   f"({row['games']} games in {row['seconds']:.2f} s)", flush=True)

@@ -26,8 +26,10 @@ How (the ideas of every strong published solver, written here from scratch):
 
 Bounded work: a component whose search passes `max_work` nodes stops and falls back to
 a local estimate (each box at the mean density of its numbers, the component's mine
-count at the rounded sum): such a position is marked `exact=False` and counted in
-`fallbacks`. Ordinary play never gets near the default bound (see the tests).
+count spread around their sum; see `_fallback_component`): the position is then marked
+`exact=False`, counted in `fallbacks`, never claims a certain cell from that component,
+and its `log_layouts` is an estimate. Ordinary play rarely meets the default bound
+(the agents count it per game in their `fallbacks` record field).
 
 The numba kernel `solve_kernel` works on flat arrays with a preallocated workspace
 (`Workspace`), so agents call it once per decision with no allocation.
@@ -553,43 +555,44 @@ def solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain
 @kernel
 def _fallback_component(comp, s0, nb, mmax, order, box_size, box_ncon, box_cons, con_value, con_boxes,
                         con_nbox, W, woff, E, E_off, kmin, kmax):
-    """A component whose search hit the work bound: each box at the mean density its numbers
-    ask for, the component's mine count at the rounded sum. Never claims certainty."""
+    """A component whose search hit the work bound gets a local estimate: each box at the
+    mean density its numbers ask for (d_b), the component's mine count m spread as a
+    normal approximation around the sum of those densities (so every m from 0 to mmax
+    keeps some weight and the global count can always be met), and a box holding
+    d_b * m / expected of its cells' mines given m. Never claims certainty."""
     expected = 0.0
+    variance = 1.0
     for q in range(nb):
         b = order[s0 + q]
-        dens = 0.0
-        for t in range(box_ncon[b]):
-            c = box_cons[b, t]
-            cells = 0
-            for u in range(con_nbox[c]):
-                cells += box_size[con_boxes[c, u]]
-            dens += con_value[c] / cells
-        dens /= box_ncon[b]
+        dens = _box_density(b, box_ncon, box_cons, con_value, con_boxes, con_nbox, box_size)
         expected += dens * box_size[b]
-    m_star = int(expected + 0.5)
-    if m_star > mmax:
-        m_star = mmax
+        variance += dens * (1.0 - dens) * box_size[b]
     for m in range(mmax + 1):
-        W[woff + m] = 0.0
-    W[woff + m_star] = 1.0
-    scale = m_star / expected if expected > 0.0 else 0.0
+        z = (m - expected) / math.sqrt(variance)
+        W[woff + m] = math.exp(-0.5 * z * z) + 1e-300
     for q in range(nb):
         b = order[s0 + q]
-        dens = 0.0
-        for t in range(box_ncon[b]):
-            c = box_cons[b, t]
-            cells = 0
-            for u in range(con_nbox[c]):
-                cells += box_size[con_boxes[c, u]]
-            dens += con_value[c] / cells
-        dens /= box_ncon[b]
+        dens = _box_density(b, box_ncon, box_cons, con_value, con_boxes, con_nbox, box_size)
         e0 = E_off[b]
         for m in range(mmax + 1):
-            E[e0 + m] = 0.0
+            share = dens * m / expected if expected > 0.0 else m / max(mmax, 1)
+            if share > 1.0:
+                share = 1.0
+            E[e0 + m] = W[woff + m] * share * box_size[b]
             kmin[e0 + m] = 0
             kmax[e0 + m] = box_size[b]
-        E[e0 + m_star] = min(dens * scale, 1.0) * box_size[b]
+
+
+@kernel
+def _box_density(b, box_ncon, box_cons, con_value, con_boxes, con_nbox, box_size):
+    dens = 0.0
+    for t in range(box_ncon[b]):
+        c = box_cons[b, t]
+        cells = 0
+        for u in range(con_nbox[c]):
+            cells += box_size[con_boxes[c, u]]
+        dens += con_value[c] / cells
+    return dens / box_ncon[b]
 
 
 # ----------------------------------------------------------------------- Python side

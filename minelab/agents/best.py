@@ -1,0 +1,590 @@
+"""`best`: our strongest solver (exact probabilities + one-step lookahead + exact endgame).
+
+Ideas from the strongest published solvers (PSEQ-D256 of Tu et al., D. Hill's solver),
+written here from scratch:
+
+1. Opening in the top-left corner; certain moves first (all certain-safe cells are
+   revealed, certain mines flagged), exactly as `csp`.
+2. Endgame: once at most ENDGAME_LAYOUTS layouts remain (over at most 64 unrevealed
+   cells), search the game tree exhaustively: the value of a set S of layouts is
+   1 if |S| = 1, else max over cells c of sum over the numbers o that c can show of
+   |S_o| / |S| * value(S_o) (a mine ends the game), memoised on S (a 64-bit set).
+   The move is the argmax: optimal play from there on. A node budget bounds the work;
+   past it the lookahead below decides (counted in the `endgame_aborts` record field).
+3. Forced 50/50: a component of two cells holding exactly one mine, with no unrevealed
+   neighbour outside it, can never be resolved by information: it is guessed at once.
+4. Otherwise a one-step lookahead among the safest cells. For each candidate c and each
+   number v it can show, the position with c revealed as v is solved exactly:
+   P(v | c safe) from the layout counts, "progress" when that position has a certain
+   safe cell, else the safety of its best next guess. The score
+       P(c safe) * sum_v P(v | c safe) * (1 if progress else best next safety)
+   is the chance to survive this guess and the next (progress counts as surviving).
+   Candidates are taken in order of safety (ties toward the revealed area) and the
+   search stops when a candidate's safety cannot beat the best score (the score never
+   exceeds the safety), or after MAX_CANDIDATES. Ties go to the safer cell, then the
+   closer one, then the first in that order.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from ..cells import FLAGGED, REVEAL
+from ..engine import ST_STATUS, begin_game, record_game
+from ..probability import CERTAIN_SAFE, DEFAULT_MAX_WORK, OK, Workspace, solve_kernel
+from .base import register
+from .csp import TIE_FRONTIER, CSPAgent, SolverState, apply_decision, certain_moves, frontier_distance
+
+ENDGAME_LAYOUTS = 64  # layouts per 64-bit set
+ENDGAME_BUDGET = 200_000  # memoised states per endgame decision
+MAX_CANDIDATES = 12
+GUESS_TWO_STEP = 0
+GUESS_PSEQ = 1
+GUESS_TWO_STEP_NEAR = 2
+GUESS_RULES = ("two-step", "pseq", "two-step-near")
+SCORE_TOLERANCE = 1e-12
+
+
+class BestState(SolverState):
+    """SolverState plus a second workspace for lookahead solves and endgame buffers."""
+
+    def __init__(self, cells: int, mines: int):
+        super().__init__(cells, mines)
+        self.stats = np.zeros(8, np.float64)
+        self.ws2 = Workspace(cells, mines)
+        self.view2 = np.zeros(cells, np.int8)
+        self.prob2 = np.zeros(cells, np.float64)
+        self.certain2 = np.zeros(cells, np.int8)
+        self.stats2 = np.zeros(8, np.float64)
+        self.order = np.zeros(cells, np.int64)
+        self.ucells = np.zeros(64, np.int64)  # endgame: the unrevealed cells
+        self.layouts = np.zeros(ENDGAME_LAYOUTS, np.uint64)
+        self.outcome = np.zeros((ENDGAME_LAYOUTS, 64), np.int8)
+        self.pos = np.full(cells, -1, np.int64)
+        self.assign = np.zeros(cells, np.int8)
+        self.con_need = np.zeros(cells, np.int64)
+        self.con_free = np.zeros(cells, np.int64)
+
+
+# ------------------------------------------------------------------ endgame search
+@njit(cache=True)
+def _popcount(x):
+    c = 0
+    while x:
+        x &= x - np.uint64(1)
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def enumerate_layouts(view, known, remaining, nbr, nbr_count, ucells, n_u, pos, assign, con_need, con_free,
+                      layouts, max_layouts):
+    """All layouts of `remaining` mines over the n_u unrevealed cells ucells[:n_u] that
+    agree with the numbers, as bit sets; -1 when there are more than max_layouts."""
+    n = view.shape[0]
+    for i in range(n):
+        con_need[i] = 0
+        con_free[i] = 0
+        if view[i] >= 0:
+            need = view[i]
+            free = 0
+            for a in range(nbr_count[i]):
+                j = nbr[i, a]
+                if view[j] < 0:
+                    if known[j]:
+                        need -= 1
+                    else:
+                        free += 1
+            con_need[i] = need
+            con_free[i] = free
+    count = 0
+    d = 0
+    mines_left = remaining
+    cells_left = n_u
+    # iterative DFS: assign[d] in {0, 1} for ucells[d]; value 2 = exhausted
+    for q in range(n_u):
+        assign[q] = -1
+    while d >= 0:
+        if d == n_u:
+            if count >= max_layouts:
+                return -1
+            bits = np.uint64(0)
+            for q in range(n_u):
+                if assign[q] == 1:
+                    bits |= np.uint64(1) << np.uint64(q)
+            layouts[count] = bits
+            count += 1
+            d -= 1
+            continue
+        cell = ucells[d]
+        a0 = assign[d]
+        if a0 >= 0:  # undo the current value before trying the next
+            for a in range(nbr_count[cell]):
+                j = nbr[cell, a]
+                if view[j] >= 0:
+                    con_need[j] += a0
+                    con_free[j] += 1
+            mines_left += a0
+            cells_left += 1
+        nxt = a0 + 1
+        placed = False
+        while nxt <= 1:
+            ok = True
+            # global count: mines_left - nxt must fit in the cells after this one
+            if mines_left - nxt < 0 or mines_left - nxt > cells_left - 1:
+                ok = False
+            if ok:
+                for a in range(nbr_count[cell]):
+                    j = nbr[cell, a]
+                    if view[j] >= 0:
+                        need = con_need[j] - nxt
+                        if need < 0 or need > con_free[j] - 1:
+                            ok = False
+                            break
+            if ok:
+                placed = True
+                break
+            nxt += 1
+        if not placed:
+            assign[d] = -1
+            d -= 1
+            continue
+        assign[d] = nxt
+        for a in range(nbr_count[cell]):
+            j = nbr[cell, a]
+            if view[j] >= 0:
+                con_need[j] -= nxt
+                con_free[j] -= 1
+        mines_left -= nxt
+        cells_left -= 1
+        d += 1
+    return count
+
+
+@njit(cache=True)
+def layout_outcomes(view, known, nbr, nbr_count, ucells, n_u, pos, layouts, n_layouts, outcome):
+    """outcome[l, q] = what cell ucells[q] shows under layout l (9 = a mine)."""
+    for q in range(n_u):
+        pos[ucells[q]] = q
+    for l in range(n_layouts):
+        bits = layouts[l]
+        for q in range(n_u):
+            if (bits >> np.uint64(q)) & np.uint64(1):
+                outcome[l, q] = 9
+                continue
+            cell = ucells[q]
+            k = 0
+            for a in range(nbr_count[cell]):
+                j = nbr[cell, a]
+                if view[j] < 0:
+                    if known[j]:
+                        k += 1
+                    elif (bits >> np.uint64(pos[j])) & np.uint64(1):
+                        k += 1
+            outcome[l, q] = k
+    for q in range(n_u):
+        pos[ucells[q]] = -1
+
+
+@njit(cache=True)
+def endgame_value(S, n_u, outcome, memo, budget):
+    """Win probability of optimal play from the layout set S (bits over layout indices)."""
+    if S & (S - np.uint64(1)) == 0:
+        return 1.0
+    if S in memo:
+        return memo[S]
+    if budget[0] <= 0:
+        return -1.0
+    budget[0] -= 1
+    total = _popcount(S)
+    best = 0.0
+    parts = np.zeros(10, np.uint64)
+    counts = np.zeros(10, np.int64)
+    for q in range(n_u):
+        for o in range(10):
+            parts[o] = 0
+            counts[o] = 0
+        x = S
+        while x:
+            low = x & (~x + np.uint64(1))
+            l = _popcount(low - np.uint64(1))
+            o = outcome[l, q]
+            parts[o] |= low
+            counts[o] += 1
+            x ^= low
+        if counts[9] == total:
+            continue  # a mine in every layout
+        informative = False
+        for o in range(10):
+            if counts[o] > 0 and counts[o] < total:
+                informative = True
+                break
+        if not informative:
+            continue  # safe everywhere and shows the same number: nothing to learn
+        if (total - counts[9]) / total <= best:
+            continue  # cannot beat the best: the value is at most the safety
+        v = 0.0
+        for o in range(9):
+            if counts[o] > 0:
+                sub = endgame_value(parts[o], n_u, outcome, memo, budget)
+                if sub < 0.0:
+                    return -1.0
+                v += counts[o] * sub
+        v /= total
+        if v > best:
+            best = v
+    memo[S] = best
+    return best
+
+
+@njit(cache=True)
+def endgame_move(n_u, outcome, n_layouts, ucells, budget_size):
+    """(cell, win probability) of the optimal reveal over all n_layouts layouts; cell -1
+    when the budget ran out."""
+    memo = Dict.empty(key_type=types.uint64, value_type=types.float64)
+    budget = np.zeros(1, np.int64)
+    budget[0] = budget_size
+    S = np.uint64(0)
+    for l in range(n_layouts):
+        S |= np.uint64(1) << np.uint64(l)
+    total = n_layouts
+    best = -1.0
+    best_cell = -1
+    best_safe = -1
+    counts = np.zeros(10, np.int64)
+    parts = np.zeros(10, np.uint64)
+    for q in range(n_u):
+        for o in range(10):
+            parts[o] = 0
+            counts[o] = 0
+        for l in range(n_layouts):
+            o = outcome[l, q]
+            parts[o] |= np.uint64(1) << np.uint64(l)
+            counts[o] += 1
+        safe = total - counts[9]
+        if safe == 0:
+            continue
+        v = 0.0
+        for o in range(9):
+            if counts[o] > 0:
+                sub = endgame_value(parts[o], n_u, outcome, memo, budget)
+                if sub < 0.0:
+                    return -1, 0.0
+                v += counts[o] * sub
+        v /= total
+        if v > best + SCORE_TOLERANCE or (v > best - SCORE_TOLERANCE and safe > best_safe):
+            best = v
+            best_cell = ucells[q]
+            best_safe = safe
+    return best_cell, best
+
+
+# ------------------------------------------------------------------ lookahead
+@njit(cache=True)
+def lookahead_score(view, known, mines, nbr, nbr_count, cell, p_mine, log_z, ws2, view2, prob2, certain2,
+                    stats2, max_work):
+    """P(cell safe) * E[1 if progress else best next safety] (see the module docstring)."""
+    n = view.shape[0]
+    for i in range(n):
+        view2[i] = view[i]
+    lo = 0
+    hi = 0
+    for a in range(nbr_count[cell]):
+        j = nbr[cell, a]
+        if view[j] < 0:
+            hi += 1
+            if known[j]:
+                lo += 1
+    log_safe = log_z + np.log(max(1.0 - p_mine, 1e-300))
+    acc = 0.0
+    p_progress = 0.0
+    e_safe = 0.0
+    entropy = 0.0
+    for v in range(lo, hi + 1):
+        view2[cell] = v
+        code = solve_kernel(view2, known, mines, nbr, nbr_count, ws2, max_work, prob2, certain2, stats2)
+        if code != OK:
+            continue
+        pv = np.exp(stats2[0] - log_safe)
+        if pv > 0.0:
+            entropy -= pv * np.log(pv)
+        progress = False
+        best_next = 0.0
+        n_safe = 0
+        for i in range(n):
+            if view2[i] < 0 and known[i] == 0:
+                if certain2[i] == CERTAIN_SAFE:
+                    progress = True
+                    n_safe += 1
+                s = 1.0 - prob2[i]
+                if s > best_next:
+                    best_next = s
+        if progress:
+            p_progress += pv
+            e_safe += pv * n_safe
+        remaining_cells = False
+        for i in range(n):
+            if view2[i] < 0 and known[i] == 0 and prob2[i] < 1.0:
+                remaining_cells = True
+                break
+        if progress or not remaining_cells:
+            acc += pv
+        else:
+            acc += pv * best_next
+    stats2[4] = p_progress
+    stats2[5] = e_safe
+    stats2[6] = entropy
+    return (1.0 - p_mine) * acc
+
+
+@njit(cache=True)
+def best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, moves, dist, queue, tied, max_work,
+                rng, ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome, pos, assign, con_need,
+                con_free, endgame_layouts, endgame_budget, max_candidates, guess_rule, margin):
+    """One decision of `best` (moves[:k]); stats[3] = 1 for a guess, stats[4] = 1 when the
+    endgame search decided, stats[5] = 1 when it ran out of budget."""
+    n = view.shape[0]
+    stats[3] = 0.0
+    stats[4] = 0.0
+    stats[5] = 0.0
+    any_revealed = False
+    for i in range(n):
+        if view[i] >= 0:
+            any_revealed = True
+            break
+    if not any_revealed:
+        moves[0, 0] = REVEAL
+        moves[0, 1] = 0
+        return 1
+    code = solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain, stats)
+    if code != OK:
+        return -1
+    k = certain_moves(view, known, certain, moves)
+    if k > 0:
+        return k
+    stats[3] = 1.0
+    moves[0, 0] = REVEAL
+    log_z = stats[0]
+    # unrevealed, non-known cells
+    n_u = 0
+    remaining = mines
+    for i in range(n):
+        if view[i] < 0:
+            if known[i]:
+                remaining -= 1
+            else:
+                n_u += 1
+    # 2. exact endgame
+    if n_u <= 64 and log_z <= np.log(endgame_layouts) + 1e-9:
+        q = 0
+        for i in range(n):
+            if view[i] < 0 and known[i] == 0:
+                ucells[q] = i
+                q += 1
+        n_l = enumerate_layouts(view, known, remaining, nbr, nbr_count, ucells, n_u, pos, assign, con_need,
+                                con_free, layouts, endgame_layouts)
+        if n_l > 0:
+            layout_outcomes(view, known, nbr, nbr_count, ucells, n_u, pos, layouts, n_l, outcome)
+            cell, value = endgame_move(n_u, outcome, n_l, ucells, endgame_budget)
+            if cell >= 0:
+                stats[4] = 1.0
+                moves[0, 1] = cell
+                return 1
+            stats[5] = 1.0
+    # 3. forced 50/50: a component of two cells (so one mine: p = 1/2 each) whose cells
+    # have no other unrevealed neighbour, so nothing revealed elsewhere can inform it
+    cell_box = ws[6]
+    box_size = ws[7]
+    box_comp = ws[10]
+    comp_order = ws[11]
+    comp_start = ws[12]
+    for i in range(n):
+        if view[i] >= 0 or known[i] or prob[i] != 0.5:
+            continue
+        comp = box_comp[cell_box[i]]
+        cells_in = 0
+        for q in range(comp_start[comp], comp_start[comp + 1]):
+            cells_in += box_size[comp_order[q]]
+        if cells_in != 2:
+            continue
+        isolated = True
+        for a in range(nbr_count[i]):
+            j = nbr[i, a]
+            if view[j] < 0 and known[j] == 0 and (cell_box[j] < 0 or box_comp[cell_box[j]] != comp):
+                isolated = False
+                break
+        if not isolated:
+            continue
+        for j in range(n):  # the partner's neighbourhood too
+            if j != i and view[j] < 0 and known[j] == 0 and cell_box[j] >= 0 and box_comp[cell_box[j]] == comp:
+                for a in range(nbr_count[j]):
+                    u = nbr[j, a]
+                    if u != i and view[u] < 0 and known[u] == 0:
+                        isolated = False
+                        break
+        if isolated:
+            moves[0, 1] = i
+            return 1
+    # 4. lookahead among the safest cells
+    frontier_distance(view, nbr, nbr_count, dist, queue)
+    m = 0
+    for i in range(n):
+        if view[i] < 0 and known[i] == 0 and prob[i] < 1.0:
+            order[m] = i
+            m += 1
+    # sort by (probability, distance): insertion sort is enough for the few we need;
+    # a full sort keeps it simple and n is at most a few hundred
+    keys = np.empty(m, np.float64)
+    for t in range(m):
+        keys[t] = prob[order[t]] + 1e-7 * min(dist[order[t]], 1000)
+    idx = np.argsort(keys, kind="mergesort")
+    best_score = -1.0
+    best_cell = order[idx[0]]
+    best_p = prob[best_cell]
+    p_min = best_p
+    best_key0 = -1.0
+    best_key1 = -1.0
+    best_key2 = -1.0
+    evaluated = 0
+    for t in range(m):
+        c = order[idx[t]]
+        p = prob[c]
+        if evaluated >= max_candidates:
+            break
+        if guess_rule == GUESS_TWO_STEP and 1.0 - p <= best_score + SCORE_TOLERANCE:
+            break
+        if guess_rule != GUESS_TWO_STEP and p > p_min + margin:
+            break
+        score = lookahead_score(view, known, mines, nbr, nbr_count, c, p, log_z, ws2, view2, prob2, certain2,
+                                stats2, max_work)
+        evaluated += 1
+        if guess_rule == GUESS_PSEQ:
+            k0 = stats2[4]
+            k1 = stats2[5]
+            k2 = stats2[6]
+            better = False
+            if k0 > best_key0 + SCORE_TOLERANCE:
+                better = True
+            elif k0 > best_key0 - SCORE_TOLERANCE:
+                if k1 > best_key1 + SCORE_TOLERANCE:
+                    better = True
+                elif k1 > best_key1 - SCORE_TOLERANCE and k2 > best_key2 + SCORE_TOLERANCE:
+                    better = True
+            if better:
+                best_key0 = k0
+                best_key1 = k1
+                best_key2 = k2
+                best_cell = c
+                best_p = p
+            continue
+        if score > best_score + SCORE_TOLERANCE or (score > best_score - SCORE_TOLERANCE and p < best_p):
+            best_score = score
+            best_cell = c
+            best_p = p
+    moves[0, 1] = best_cell
+    return 1
+
+
+@njit(cache=True)
+def best_batch(gs, n_games, deal_rng, agent_rng, ws, known, prob, certain, stats, moves, dist, queue, tied, max_work,
+               ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome, pos, assign, con_need, con_free,
+               endgame_layouts, endgame_budget, max_candidates, guess_rule, margin, out):
+    st = gs[1]
+    view = gs[4]
+    mines = gs[0][2]
+    nbr = gs[6]
+    nbr_count = gs[7]
+    for g in range(n_games):
+        begin_game(gs, deal_rng)
+        known[:] = 0
+        guesses = 0
+        fallbacks = 0
+        endgames = 0
+        aborts = 0
+        while st[ST_STATUS] == 0:
+            k = best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, moves, dist, queue, tied,
+                            max_work, agent_rng, ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome,
+                            pos, assign, con_need, con_free, endgame_layouts, endgame_budget, max_candidates,
+                            guess_rule, margin)
+            if k < 0:
+                break
+            guesses += int(stats[3])
+            fallbacks += int(stats[1])
+            stats[1] = 0.0
+            endgames += int(stats[4])
+            aborts += int(stats[5])
+            apply_decision(gs, moves, k, known, deal_rng)
+        record_game(gs, out, g)
+        out[g, 6] = guesses
+        out[g, 7] = fallbacks
+        out[g, 8] = endgames
+        out[g, 9] = aborts
+
+
+@register
+class BestAgent(CSPAgent):
+    """Our strongest solver: exact probabilities, exact endgame search, lookahead guesses."""
+
+    name = "best"
+    tie_rule = TIE_FRONTIER
+    extra_fields = ("guesses", "fallbacks", "endgame_moves", "endgame_aborts")
+
+    def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, endgame_layouts: int = ENDGAME_LAYOUTS,
+                 endgame_budget: int = ENDGAME_BUDGET, max_candidates: int = MAX_CANDIDATES,
+                 guess_rule: str = "two-step", margin: float = 0.05):
+        super().__init__(seed, max_work)
+        if guess_rule not in GUESS_RULES:
+            raise ValueError(f"guess_rule must be one of {', '.join(GUESS_RULES)}; got {guess_rule!r}")
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 1:
+            raise ValueError(f"margin must be a number in [0, 1], got {margin!r}")
+        self.guess_rule = guess_rule
+        self.margin = float(margin)
+        checks = (("endgame_layouts", endgame_layouts, 0, ENDGAME_LAYOUTS),
+                  ("endgame_budget", endgame_budget, 1, None), ("max_candidates", max_candidates, 1, None))
+        for name, value, low, high in checks:
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low \
+                    or (high is not None and value > high):
+                allowed = f">= {low}" if high is None else f"in [{low}, {high}]"
+                raise ValueError(f"{name} must be an integer {allowed}, got {value!r}")
+        self.endgame_layouts = int(endgame_layouts)
+        self.endgame_budget = int(endgame_budget)
+        self.max_candidates = int(max_candidates)
+
+    def params(self) -> dict:
+        out = super().params()
+        for name, default in (("endgame_layouts", ENDGAME_LAYOUTS), ("endgame_budget", ENDGAME_BUDGET),
+                              ("max_candidates", MAX_CANDIDATES)):
+            if getattr(self, name) != default:
+                out[name] = getattr(self, name)
+        return out
+
+    def state(self, cells: int, mines: int) -> BestState:
+        key = (cells, mines)
+        if key not in self._states:
+            self._states[key] = BestState(cells, mines)
+        return self._states[key]
+
+    def _args(self, s: BestState):
+        return (s.ws2.arrays, s.view2, s.prob2, s.certain2, s.stats2, s.order, s.ucells, s.layouts, s.outcome,
+                s.pos, s.assign, s.con_need, s.con_free, self.endgame_layouts, self.endgame_budget,
+                self.max_candidates, GUESS_RULES.index(self.guess_rule), self.margin)
+
+    def decision(self, game):
+        if game.over:
+            raise ValueError("decision() needs a game in progress; this one is over")
+        gs = game._gs
+        view = gs[4]
+        s = self.state(game.level.cells, game.level.mines)
+        s.known[:] = view == FLAGGED
+        k = best_decide(view, game.level.mines, gs[6], gs[7], s.ws.arrays, s.known, s.prob, s.certain, s.stats,
+                        s.moves, s.dist, s.queue, s.tied, self.max_work, self.rng, *self._args(s))
+        if k < 0:
+            raise ValueError("inconsistent position: the flags on the board contradict the numbers")
+        return [(int(s.moves[q, 0]), int(s.moves[q, 1])) for q in range(k)]
+
+    def play_batch(self, gs, n_games, deal_rng, out):
+        spec = gs[0]
+        s = self.state(int(spec[0] * spec[1]), int(spec[2]))
+        best_batch(gs, n_games, deal_rng, self.rng, s.ws.arrays, s.known, s.prob, s.certain, s.stats, s.moves,
+                   s.dist, s.queue, s.tied, self.max_work, *self._args(s), out)
