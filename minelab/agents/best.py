@@ -5,12 +5,14 @@ written here from scratch:
 
 1. Opening in the top-left corner; certain moves first (all certain-safe cells are
    revealed, certain mines flagged), exactly as `csp`.
-2. Endgame: once at most ENDGAME_LAYOUTS layouts remain (over at most 64 unrevealed
-   cells), search the game tree exhaustively: the value of a set S of layouts is
-   1 if |S| = 1, else max over cells c of sum over the numbers o that c can show of
-   |S_o| / |S| * value(S_o) (a mine ends the game), memoised on S (a 64-bit set).
-   The move is the argmax: optimal play from there on. A node budget bounds the work;
-   past it the lookahead below decides (counted in the `endgame_aborts` record field).
+2. Endgame: once at most ENDGAME_LAYOUTS (256) layouts remain over at most 128
+   unrevealed cells, search the game tree exhaustively: the value of a set S of layouts
+   is 1 if |S| = 1, else max over cells c of sum over the numbers o that c can show of
+   |S_o| / |S| * value(S_o) (a mine ends the game), memoised on S (a 256-bit set).
+   The move is the argmax (ties to the safer cell). The search sees one number per
+   reveal, not the flood a zero starts, so its value is a lower bound; the play it
+   picks is optimal for that model. A budget of layouts x cells scanned bounds the
+   work; past it the lookahead below decides (counted in `endgame_aborts`).
 3. Forced 50/50: a component of two cells holding exactly one mine, with no unrevealed
    neighbour outside it, can never be resolved by information: it is guessed at once.
 4. Otherwise a one-step lookahead among the safest cells. For each candidate c and each
@@ -36,8 +38,13 @@ from ..probability import CERTAIN_SAFE, DEFAULT_MAX_WORK, OK, Workspace, solve_k
 from .base import register
 from .csp import TIE_FRONTIER, CSPAgent, SolverState, apply_decision, certain_moves, frontier_distance
 
-ENDGAME_LAYOUTS = 64  # layouts per 64-bit set
-ENDGAME_BUDGET = 200_000  # memoised states per endgame decision
+ENDGAME_LAYOUTS = 256  # the most layouts the exact endgame search takes (4 words of 64 bits)
+ENDGAME_CELLS = 128  # and the most unrevealed cells
+ENDGAME_BUDGET = 20_000_000  # (layouts x cells) scanned per endgame decision, ~20-50 ms
+WORDS = 4
+N_OUTCOMES = 10  # numbers 0..8, then a mine
+MINE_OUTCOME = 9
+SET_TYPE = types.UniTuple(types.uint64, WORDS)  # a set of layouts, the memo's key
 MAX_CANDIDATES = 12
 GUESS_TWO_STEP = 0
 GUESS_PSEQ = 1
@@ -58,9 +65,9 @@ class BestState(SolverState):
         self.certain2 = np.zeros(cells, np.int8)
         self.stats2 = np.zeros(8, np.float64)
         self.order = np.zeros(cells, np.int64)
-        self.ucells = np.zeros(64, np.int64)  # endgame: the unrevealed cells
-        self.layouts = np.zeros(ENDGAME_LAYOUTS, np.uint64)
-        self.outcome = np.zeros((ENDGAME_LAYOUTS, 64), np.int8)
+        self.ucells = np.zeros(ENDGAME_CELLS, np.int64)  # endgame: the unrevealed cells
+        self.layouts = np.zeros((ENDGAME_LAYOUTS, ENDGAME_CELLS), np.int8)
+        self.outcome = np.zeros((ENDGAME_LAYOUTS, ENDGAME_CELLS), np.int8)
         self.pos = np.full(cells, -1, np.int64)
         self.assign = np.zeros(cells, np.int8)
         self.con_need = np.zeros(cells, np.int64)
@@ -78,10 +85,11 @@ def _popcount(x):
 
 
 @njit(cache=True)
-def enumerate_layouts(view, known, remaining, nbr, nbr_count, ucells, n_u, pos, assign, con_need, con_free,
-                      layouts, max_layouts):
+def enumerate_layouts(view, known, remaining, nbr, nbr_count, ucells, n_u, assign, con_need, con_free, layouts,
+                      max_layouts):
     """All layouts of `remaining` mines over the n_u unrevealed cells ucells[:n_u] that
-    agree with the numbers, as bit sets; -1 when there are more than max_layouts."""
+    agree with the numbers: layouts[l, q] = 1 when ucells[q] holds a mine in layout l.
+    Returns their count, or -1 when there are more than max_layouts."""
     n = view.shape[0]
     for i in range(n):
         con_need[i] = 0
@@ -102,18 +110,15 @@ def enumerate_layouts(view, known, remaining, nbr, nbr_count, ucells, n_u, pos, 
     d = 0
     mines_left = remaining
     cells_left = n_u
-    # iterative DFS: assign[d] in {0, 1} for ucells[d]; value 2 = exhausted
     for q in range(n_u):
         assign[q] = -1
+    # iterative depth-first search: assign[d] in {0, 1} for ucells[d], -1 = not set
     while d >= 0:
         if d == n_u:
             if count >= max_layouts:
                 return -1
-            bits = np.uint64(0)
             for q in range(n_u):
-                if assign[q] == 1:
-                    bits |= np.uint64(1) << np.uint64(q)
-            layouts[count] = bits
+                layouts[count, q] = assign[q]
             count += 1
             d -= 1
             continue
@@ -130,10 +135,7 @@ def enumerate_layouts(view, known, remaining, nbr, nbr_count, ucells, n_u, pos, 
         nxt = a0 + 1
         placed = False
         while nxt <= 1:
-            ok = True
-            # global count: mines_left - nxt must fit in the cells after this one
-            if mines_left - nxt < 0 or mines_left - nxt > cells_left - 1:
-                ok = False
+            ok = 0 <= mines_left - nxt <= cells_left - 1  # the global count still fits
             if ok:
                 for a in range(nbr_count[cell]):
                     j = nbr[cell, a]
@@ -164,120 +166,171 @@ def enumerate_layouts(view, known, remaining, nbr, nbr_count, ucells, n_u, pos, 
 
 @njit(cache=True)
 def layout_outcomes(view, known, nbr, nbr_count, ucells, n_u, pos, layouts, n_layouts, outcome):
-    """outcome[l, q] = what cell ucells[q] shows under layout l (9 = a mine)."""
+    """outcome[l, q] = what cell ucells[q] shows under layout l (MINE_OUTCOME = a mine)."""
     for q in range(n_u):
         pos[ucells[q]] = q
     for l in range(n_layouts):
-        bits = layouts[l]
         for q in range(n_u):
-            if (bits >> np.uint64(q)) & np.uint64(1):
-                outcome[l, q] = 9
+            if layouts[l, q]:
+                outcome[l, q] = MINE_OUTCOME
                 continue
             cell = ucells[q]
             k = 0
             for a in range(nbr_count[cell]):
                 j = nbr[cell, a]
-                if view[j] < 0:
-                    if known[j]:
-                        k += 1
-                    elif (bits >> np.uint64(pos[j])) & np.uint64(1):
-                        k += 1
+                if view[j] < 0 and (known[j] or layouts[l, pos[j]]):
+                    k += 1
             outcome[l, q] = k
     for q in range(n_u):
         pos[ucells[q]] = -1
 
 
 @njit(cache=True)
-def endgame_value(S, n_u, outcome, memo, budget):
-    """Win probability of optimal play from the layout set S (bits over layout indices)."""
-    if S & (S - np.uint64(1)) == 0:
-        return 1.0
-    if S in memo:
-        return memo[S]
-    if budget[0] <= 0:
-        return -1.0
-    budget[0] -= 1
-    total = _popcount(S)
-    best = 0.0
-    parts = np.zeros(10, np.uint64)
-    counts = np.zeros(10, np.int64)
-    for q in range(n_u):
-        for o in range(10):
-            parts[o] = 0
-            counts[o] = 0
-        x = S
+def _members(S, out):
+    """Layout indices in the 256-bit set S (4 words) -> out[:k]; returns k."""
+    k = 0
+    for w in range(WORDS):
+        x = S[w]
         while x:
             low = x & (~x + np.uint64(1))
-            l = _popcount(low - np.uint64(1))
-            o = outcome[l, q]
-            parts[o] |= low
-            counts[o] += 1
+            out[k] = w * 64 + _popcount(low - np.uint64(1))
+            k += 1
             x ^= low
-        if counts[9] == total:
-            continue  # a mine in every layout
-        informative = False
-        for o in range(10):
-            if counts[o] > 0 and counts[o] < total:
-                informative = True
-                break
-        if not informative:
-            continue  # safe everywhere and shows the same number: nothing to learn
-        if (total - counts[9]) / total <= best:
-            continue  # cannot beat the best: the value is at most the safety
-        v = 0.0
-        for o in range(9):
-            if counts[o] > 0:
-                sub = endgame_value(parts[o], n_u, outcome, memo, budget)
-                if sub < 0.0:
-                    return -1.0
-                v += counts[o] * sub
-        v /= total
-        if v > best:
-            best = v
-    memo[S] = best
-    return best
+    return k
 
 
 @njit(cache=True)
-def endgame_move(n_u, outcome, n_layouts, ucells, budget_size):
-    """(cell, win probability) of the optimal reveal over all n_layouts layouts; cell -1
-    when the budget ran out."""
-    memo = Dict.empty(key_type=types.uint64, value_type=types.float64)
-    budget = np.zeros(1, np.int64)
-    budget[0] = budget_size
-    S = np.uint64(0)
-    for l in range(n_layouts):
-        S |= np.uint64(1) << np.uint64(l)
-    total = n_layouts
-    best = -1.0
-    best_cell = -1
-    best_safe = -1
-    counts = np.zeros(10, np.int64)
-    parts = np.zeros(10, np.uint64)
+def _split(members, total, q, outcome, parts, counts):
+    """Partition the layouts members[:total] by what cell q shows: parts[o] (bit sets), counts[o]."""
+    for o in range(N_OUTCOMES):
+        counts[o] = 0
+        for w in range(WORDS):
+            parts[o, w] = 0
+    for t in range(total):
+        l = members[t]
+        o = outcome[l, q]
+        parts[o, l >> 6] |= np.uint64(1) << np.uint64(l & 63)
+        counts[o] += 1
+
+
+@njit(cache=True)
+def _open_frame(d, S, n_u, outcome, members, total, mines_at, order):
+    """Fill frame d for the layout set S: its members, and its cells safest first."""
+    total[d] = _members(S[d], members[d])
     for q in range(n_u):
-        for o in range(10):
-            parts[o] = 0
-            counts[o] = 0
-        for l in range(n_layouts):
-            o = outcome[l, q]
-            parts[o] |= np.uint64(1) << np.uint64(l)
-            counts[o] += 1
-        safe = total - counts[9]
-        if safe == 0:
+        mines_at[d, q] = 0
+    for t in range(total[d]):
+        l = members[d, t]
+        for q in range(n_u):
+            if outcome[l, q] == MINE_OUTCOME:
+                mines_at[d, q] += 1
+    order[d, :n_u] = np.argsort(mines_at[d, :n_u], kind="mergesort")
+
+
+@njit(cache=True)
+def endgame_move(n_u, outcome, n_layouts, ucells, budget):
+    """(cell, win probability) of the optimal reveal when the n_layouts layouts are
+    equally likely; cell -1 when more than `budget` (layouts x cells) would be scanned.
+
+    value(S) = 1 if |S| = 1, else max over cells q of sum over numbers o of
+    |S_o| / |S| * value(S_o); memoised on S. Cells are tried safest first and a frame
+    stops when no cell's safety can beat its best value (a reveal's value is at most
+    its safety). Written as an explicit stack: numba's cache cannot hold recursion.
+    """
+    depth_max = n_layouts + 1  # each level keeps a strict subset
+    memo = Dict.empty(key_type=SET_TYPE, value_type=types.float64)
+    S = np.zeros((depth_max, WORDS), np.uint64)
+    members = np.empty((depth_max, ENDGAME_LAYOUTS), np.int64)
+    total = np.zeros(depth_max, np.int64)
+    mines_at = np.empty((depth_max, n_u), np.int64)
+    order = np.empty((depth_max, n_u), np.int64)
+    parts = np.empty((depth_max, N_OUTCOMES, WORDS), np.uint64)
+    counts = np.empty((depth_max, N_OUTCOMES), np.int64)
+    r = np.zeros(depth_max, np.int64)  # position in order[d]
+    o = np.zeros(depth_max, np.int64)  # next outcome of the cell being valued
+    acc = np.zeros(depth_max, np.float64)
+    best = np.zeros(depth_max, np.float64)
+    best_q = np.zeros(depth_max, np.int64)
+    for l in range(n_layouts):
+        S[0, l >> 6] |= np.uint64(1) << np.uint64(l & 63)
+    d = 0
+    _open_frame(0, S, n_u, outcome, members, total, mines_at, order)
+    budget -= total[0] * n_u
+    r[0] = 0
+    best[0] = -1.0
+    best_q[0] = -1
+    need_cell = True  # frame d must pick its next cell to value
+    while True:
+        if need_cell:
+            # next informative cell that can still beat the best, or close the frame
+            closed = True
+            while r[d] < n_u:
+                q = order[d, r[d]]
+                safe = total[d] - mines_at[d, q]
+                if safe == 0 or safe / total[d] <= best[d]:
+                    break
+                _split(members[d], total[d], q, outcome, parts[d], counts[d])
+                informative = False
+                for x in range(N_OUTCOMES):
+                    if 0 < counts[d, x] < total[d]:
+                        informative = True
+                        break
+                if informative:
+                    closed = False
+                    o[d] = 0
+                    acc[d] = 0.0
+                    break
+                r[d] += 1
+            if closed:
+                value = best[d] if best[d] > 0.0 else 0.0
+                if d == 0:
+                    if best_q[0] < 0:
+                        return -1, 0.0
+                    return ucells[best_q[0]], value
+                memo[(S[d, 0], S[d, 1], S[d, 2], S[d, 3])] = value
+                d -= 1  # back to the parent: add this child's share
+                acc[d] += counts[d, o[d]] * value
+                o[d] += 1
+            need_cell = False
+        # the outcomes of the cell order[d, r[d]]
+        pushed = False
+        while o[d] < N_OUTCOMES - 1:
+            c = counts[d, o[d]]
+            if c == 0:
+                o[d] += 1
+                continue
+            if c == 1:
+                acc[d] += 1.0
+                o[d] += 1
+                continue
+            key = (parts[d, o[d], 0], parts[d, o[d], 1], parts[d, o[d], 2], parts[d, o[d], 3])
+            if key in memo:
+                acc[d] += c * memo[key]
+                o[d] += 1
+                continue
+            # value the child on a new frame
+            for w in range(WORDS):
+                S[d + 1, w] = parts[d, o[d], w]
+            d += 1
+            _open_frame(d, S, n_u, outcome, members, total, mines_at, order)
+            budget -= total[d] * n_u
+            if budget < 0:
+                return -1, 0.0
+            r[d] = 0
+            best[d] = -1.0
+            best_q[d] = -1
+            pushed = True
+            break
+        if pushed:
+            need_cell = True
             continue
-        v = 0.0
-        for o in range(9):
-            if counts[o] > 0:
-                sub = endgame_value(parts[o], n_u, outcome, memo, budget)
-                if sub < 0.0:
-                    return -1, 0.0
-                v += counts[o] * sub
-        v /= total
-        if v > best + SCORE_TOLERANCE or (v > best - SCORE_TOLERANCE and safe > best_safe):
-            best = v
-            best_cell = ucells[q]
-            best_safe = safe
-    return best_cell, best
+        # every outcome of this cell is valued
+        v = acc[d] / total[d]
+        if v > best[d] + SCORE_TOLERANCE:
+            best[d] = v
+            best_q[d] = order[d, r[d]]
+        r[d] += 1
+        need_cell = True
 
 
 # ------------------------------------------------------------------ lookahead
@@ -376,14 +429,14 @@ def best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, mo
             else:
                 n_u += 1
     # 2. exact endgame
-    if n_u <= 64 and log_z <= np.log(endgame_layouts) + 1e-9:
+    if n_u <= ENDGAME_CELLS and log_z <= np.log(endgame_layouts) + 1e-9:
         q = 0
         for i in range(n):
             if view[i] < 0 and known[i] == 0:
                 ucells[q] = i
                 q += 1
-        n_l = enumerate_layouts(view, known, remaining, nbr, nbr_count, ucells, n_u, pos, assign, con_need,
-                                con_free, layouts, endgame_layouts)
+        n_l = enumerate_layouts(view, known, remaining, nbr, nbr_count, ucells, n_u, assign, con_need, con_free,
+                                layouts, endgame_layouts)
         if n_l > 0:
             layout_outcomes(view, known, nbr, nbr_count, ucells, n_u, pos, layouts, n_l, outcome)
             cell, value = endgame_move(n_u, outcome, n_l, ucells, endgame_budget)
