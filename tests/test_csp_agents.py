@@ -1,0 +1,266 @@
+"""The exact-probability agents: csp, hcsp, best.
+
+Scripted positions (certain moves, 50/50s, tie-breaks), exact optimality of `best` on
+boards small enough to solve by brute force, determinism, batch == interactive, and
+that each agent beats `random` and `marginal` by far more than chance allows.
+"""
+import functools
+import itertools
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import minelab as ml
+from minelab.cells import FLAG, REVEAL
+from minelab.engine import run_streams
+
+AGENTS = ("csp", "hcsp", "best")
+
+
+def game_with(layout, reveals):
+    """A game on a fixed layout with some cells revealed (no flood, so the view is exactly that)."""
+    game = ml.Game.from_mines(np.array(layout), flood=False)
+    for r, c in reveals:
+        game.reveal(r, c)
+    return game
+
+
+# ------------------------------------------------------------------ scripted positions
+@pytest.mark.parametrize("name", AGENTS)
+def test_first_move_is_the_top_left_corner(name):
+    game = ml.Game("9x9x10", seed=3)
+    assert ml.make_agent(name, seed=0).choose(game) == ml.Move(REVEAL, 0, 0)
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_certain_moves_come_first_and_all_at_once(name):
+    # 3x3, mine at (2, 2); the top row and the left column revealed, all 0: (1, 1),
+    # (1, 2) and (2, 1) touch a 0, so they are safe, and the one mine must be (2, 2)
+    layout = [[0, 0, 0], [0, 0, 0], [0, 0, 1]]
+    game = game_with(layout, [(0, 0), (0, 1), (0, 2), (1, 0), (2, 0)])
+    agent = ml.make_agent(name, seed=0)
+    moves = agent.decision(game)
+    assert sorted(moves) == [(REVEAL, 4), (REVEAL, 5), (REVEAL, 7), (FLAG, 8)]
+    made = agent.act(game)
+    assert made and not game.lost
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_certain_mine_is_flagged_and_never_revealed(name):
+    # 1x3: mine in the middle; after revealing (0, 0) = 1 the middle is certainly a mine,
+    # and the right cell is then certainly safe (one mine in all)
+    game = game_with([[0, 1, 0]], [(0, 0)])
+    agent = ml.make_agent(name, seed=0)
+    moves = agent.decision(game)
+    assert (FLAG, 1) in moves and (REVEAL, 2) in moves
+    agent.play_game(game)
+    assert game.won
+
+
+@pytest.mark.parametrize("name", ("csp", "hcsp"))
+def test_guesses_are_least_probable_cells(name):
+    """In real games, whenever csp / hcsp guess, the cell has the least mine probability."""
+    agent = ml.make_agent(name, seed=1)
+    guesses = 0
+    for g in range(40):
+        game = ml.Game("9x9x10", seed=100 + g)
+        while not game.over:
+            moves = agent.decision(game)
+            if game.dealt:
+                sol = ml.probability.solve(game.view, 10)
+                if not sol.safe.any():
+                    guesses += 1
+                    assert len(moves) == 1 and moves[0][0] == REVEAL
+                    p = sol.probabilities.ravel()
+                    assert p[moves[0][1]] <= np.nanmin(p) + 1e-9
+            agent.act(game)
+    assert guesses > 10
+
+
+def test_forced_50_50_is_guessed_and_won_half_the_time():
+    # 3x2 board, bottom row covered: both cells touch exactly the same numbers (1, 1)
+    wins = {name: 0 for name in AGENTS}
+    for layout in ([[0, 0], [0, 0], [1, 0]], [[0, 0], [0, 0], [0, 1]]):
+        for name in AGENTS:
+            game = game_with(layout, [(0, 0), (0, 1), (1, 0), (1, 1)])
+            p = ml.mine_probabilities(game.view, 1)
+            assert p[2, 0] == 0.5 and p[2, 1] == 0.5
+            agent = ml.make_agent(name, seed=0)
+            agent.play_game(game)
+            wins[name] += game.won
+    # `best` is deterministic: the same cell in both layouts, so exactly one is won
+    assert wins["best"] == 1
+
+
+def test_hcsp_tie_rule_prefers_cells_next_to_the_revealed_area():
+    from minelab.agents.csp import TIE_FRONTIER, TIE_RANDOM, SolverState, least_probable
+    from minelab.engine import _tables
+
+    rows, cols = 6, 6
+    view = np.full(rows * cols, -1, np.int8)
+    view[0] = 1  # one revealed cell in the corner
+    nbr, nbr_count = _tables(rows, cols)
+    prob = np.full(rows * cols, 0.2)
+    prob[0] = np.nan
+    s = SolverState(rows * cols, 5)
+    near = {1, cols, cols + 1}
+    rng = np.random.default_rng(0)
+    picks = {int(least_probable(view, s.known, prob, TIE_FRONTIER, nbr, nbr_count, s.dist, s.queue, s.tied, rng))
+             for _ in range(50)}
+    assert picks <= near and len(picks) > 1  # only the frontier, at random among it
+    anywhere = {int(least_probable(view, s.known, prob, TIE_RANDOM, nbr, nbr_count, s.dist, s.queue, s.tied, rng))
+                for _ in range(200)}
+    assert anywhere - near  # csp's rule ranges over every tied cell
+    prob[35] = 0.1  # a strictly safer cell wins whatever its distance
+    assert least_probable(view, s.known, prob, TIE_FRONTIER, nbr, nbr_count, s.dist, s.queue, s.tied, rng) == 35
+
+
+# ------------------------------------------------------------------ exact optimality of `best`
+def optimal_after_corner(rows, cols, mines):
+    """Win probability of optimal play after a safe first click in the top-left corner,
+    by brute force over every layout (flood fill included)."""
+    n = rows * cols
+    nbrs = [[rr * cols + cc for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
+             if 0 <= rr < rows and 0 <= cc < cols and (rr, cc) != (r, c)] for r in range(rows) for c in range(cols)]
+    layouts = [frozenset(m) for m in itertools.combinations(range(1, n), mines)]
+
+    def shows(lay, c):
+        return sum(j in lay for j in nbrs[c])
+
+    def opened(lay, c, revealed):
+        out, stack = set(), [c]
+        while stack:
+            x = stack.pop()
+            if x in out or x in revealed:
+                continue
+            out.add(x)
+            if shows(lay, x) == 0:
+                stack.extend(nbrs[x])
+        return out
+
+    def split(S, c, revealed):
+        groups = {}
+        for i in S:
+            lay = layouts[i]
+            if c in lay:
+                continue
+            new = revealed | opened(lay, c, revealed)
+            key = (frozenset(new), tuple(shows(lay, x) for x in sorted(new - revealed)))
+            groups.setdefault(key, []).append(i)
+        return groups
+
+    @functools.lru_cache(maxsize=None)
+    def value(S, revealed):
+        if len(revealed) == n - mines:
+            return 1.0
+        return max(sum(len(g) * value(frozenset(g), k[0]) for k, g in split(S, c, revealed).items()) / len(S)
+                   for c in range(n) if c not in revealed)
+
+    groups = split(range(len(layouts)), 0, frozenset())
+    return sum(len(g) * value(frozenset(g), k[0]) for k, g in groups.items()) / len(layouts), layouts
+
+
+@pytest.mark.parametrize("rows, cols, mines", [(1, 10, 5), (2, 5, 3), (3, 3, 2)])
+def test_best_plays_optimally_on_boards_small_enough_to_solve(rows, cols, mines):
+    """Every layout played once: `best` (exact endgame search from its first guess on)
+    must win exactly the optimal fraction after the corner opening."""
+    optimum, layouts = optimal_after_corner(rows, cols, mines)
+    agent = ml.make_agent("best")
+    wins = 0
+    for lay in layouts:
+        grid = np.zeros(rows * cols, int)
+        grid[list(lay)] = 1
+        game = ml.Game.from_mines(grid.reshape(rows, cols))
+        agent.play_game(game)
+        wins += game.won
+    assert wins == round(optimum * len(layouts))
+    # and csp, which guesses by probability alone, is not better than optimal
+    csp_wins = 0
+    for lay in layouts:
+        grid = np.zeros(rows * cols, int)
+        grid[list(lay)] = 1
+        game = ml.Game.from_mines(grid.reshape(rows, cols))
+        ml.make_agent("csp", seed=1).play_game(game)
+        csp_wins += game.won
+    assert csp_wins <= wins
+
+
+# ------------------------------------------------------------------ determinism, batch == interactive
+@pytest.mark.parametrize("name", AGENTS)
+def test_same_seed_same_records(name):
+    a = ml.play(name, "9x9x10", 300, seed=5, progress=False)
+    b = ml.play(name, "9x9x10", 300, seed=5, progress=False)
+    cols = [c for c in a.columns if c not in ("seconds",)]
+    assert a[cols].equals(b[cols])
+
+
+@pytest.mark.parametrize("name, level", [("csp", "8x8x10"), ("hcsp", "9x9x10"), ("best", "8x8x10"),
+                                         ("best", "16x16x40")])
+def test_batch_and_interactive_make_the_same_games(name, level):
+    n = 60 if level == "16x16x40" else 300
+    df = ml.play(name, level, n, seed=2, progress=False)
+    deal, agent_rng = run_streams(2)
+    agent = ml.make_agent(name, seed=agent_rng)
+    won, moves = [], []
+    for _ in range(n):
+        game = ml.Game(level, seed=deal)  # a shared generator: the batch's boards, in order
+        agent.play_game(game)
+        won.append(int(game.won))
+        moves.append(len(game.moves))
+    assert won == df.won.tolist()
+    assert moves == df.moves.tolist()
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_record_fields(name):
+    df = ml.play(name, "8x8x10", 200, seed=0, progress=False)
+    assert {"guesses", "fallbacks"} <= set(df.columns)
+    assert (df.fallbacks == 0).all()
+    assert (df.guesses >= 0).all()
+    won = df[df.won == 1]
+    assert (won.revealed == 64 - 10).all()
+
+
+# ------------------------------------------------------------------ strength
+@pytest.mark.parametrize("name", AGENTS)
+def test_each_agent_beats_random_and_marginal(name):
+    n = 600
+    ours = ml.play(name, "8x8x10", n, seed=9, progress=False).won.sum()
+    for baseline in ("random", "marginal"):
+        theirs = ml.play(baseline, "8x8x10", n, seed=9, progress=False).won.sum()
+        table = [[ours, n - ours], [theirs, n - theirs]]
+        assert ours > theirs and stats.fisher_exact(table).pvalue < 1e-6
+
+
+def test_best_is_not_worse_than_hcsp_on_the_same_boards():
+    n = 1500
+    best = ml.play("best", "8x8x10", n, seed=4, progress=False).won.to_numpy()
+    hcsp = ml.play("hcsp", "8x8x10", n, seed=4, progress=False).won.to_numpy()
+    # paired on the same boards: a one-sided sign test on the discordant games
+    better = int(((best == 1) & (hcsp == 0)).sum())
+    worse = int(((best == 0) & (hcsp == 1)).sum())
+    assert better >= worse
+
+
+# ------------------------------------------------------------------ bad parameters
+@pytest.mark.parametrize("name, params, needle", [
+    ("csp", {"max_work": 0}, "max_work must be a positive integer"),
+    ("hcsp", {"max_work": 1.5}, "max_work must be a positive integer"),
+    ("best", {"endgame_layouts": 1000}, "endgame_layouts must be an integer in [0, 256]"),
+    ("best", {"max_candidates": 0}, "max_candidates must be an integer >= 1"),
+    ("best", {"guess_rule": "magic"}, "guess_rule must be one of"),
+    ("best", {"margin": 2}, "margin must be a number in [0, 1]"),
+])
+def test_bad_parameters_are_refused(name, params, needle):
+    with pytest.raises(ValueError) as exc:
+        ml.make_agent(name, **params)
+    assert needle in str(exc.value)
+
+
+def test_decision_on_a_finished_game_is_refused():
+    game = ml.Game.from_mines(np.array([[0, 1]]))
+    game.reveal(0, 0)
+    assert game.won
+    with pytest.raises(ValueError, match="in progress"):
+        ml.make_agent("csp").decision(game)
