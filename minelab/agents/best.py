@@ -214,17 +214,23 @@ def _split(members, total, q, outcome, parts, counts):
 
 
 @njit(cache=True)
-def _open_frame(d, S, n_u, outcome, members, total, mines_at, order):
-    """Fill frame d for the layout set S: its members, and its cells safest first."""
+def _open_frame(d, S, n_u, outcome, members, total, mines_at, order, sig, n_seen):
+    """Fill frame d for the layout set S: its members, its cells safest first, and a
+    hash of what each cell shows across the members (cells that show the same in
+    every layout split S alike, so only the first of them is valued)."""
     total[d] = _members(S[d], members[d])
     for q in range(n_u):
         mines_at[d, q] = 0
+        sig[d, q] = np.uint64(14695981039346656037)
     for t in range(total[d]):
         l = members[d, t]
         for q in range(n_u):
-            if outcome[l, q] == MINE_OUTCOME:
+            o = outcome[l, q]
+            if o == MINE_OUTCOME:
                 mines_at[d, q] += 1
+            sig[d, q] = (sig[d, q] ^ np.uint64(o + 1)) * np.uint64(1099511628211)
     order[d, :n_u] = np.argsort(mines_at[d, :n_u], kind="mergesort")
+    n_seen[d] = 0
 
 
 @njit(cache=True)
@@ -251,10 +257,13 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget):
     acc = np.zeros(depth_max, np.float64)
     best = np.zeros(depth_max, np.float64)
     best_q = np.zeros(depth_max, np.int64)
+    sig = np.empty((depth_max, n_u), np.uint64)
+    seen = np.empty((depth_max, n_u), np.uint64)
+    n_seen = np.zeros(depth_max, np.int64)
     for l in range(n_layouts):
         S[0, l >> 6] |= np.uint64(1) << np.uint64(l & 63)
     d = 0
-    _open_frame(0, S, n_u, outcome, members, total, mines_at, order)
+    _open_frame(0, S, n_u, outcome, members, total, mines_at, order, sig, n_seen)
     budget -= total[0] * n_u
     r[0] = 0
     best[0] = -1.0
@@ -269,6 +278,17 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget):
                 safe = total[d] - mines_at[d, q]
                 if safe == 0 or safe / total[d] <= best[d]:
                     break
+                twin = False
+                h = sig[d, q]
+                for x in range(n_seen[d]):
+                    if seen[d, x] == h:
+                        twin = True
+                        break
+                if twin:
+                    r[d] += 1
+                    continue
+                seen[d, n_seen[d]] = h
+                n_seen[d] += 1
                 _split(members[d], total[d], q, outcome, parts[d], counts[d])
                 informative = False
                 for x in range(N_OUTCOMES):
@@ -312,7 +332,7 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget):
             for w in range(WORDS):
                 S[d + 1, w] = parts[d, o[d], w]
             d += 1
-            _open_frame(d, S, n_u, outcome, members, total, mines_at, order)
+            _open_frame(d, S, n_u, outcome, members, total, mines_at, order, sig, n_seen)
             budget -= total[d] * n_u
             if budget < 0:
                 return -1, 0.0
