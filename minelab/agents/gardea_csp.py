@@ -1,0 +1,810 @@
+"""Gardea, Koontz & Silva (2015), "Training a Minesweeper Solver": the CSP solver, `gardea-csp`.
+
+A reproduction of the paper's section III-D, not our strongest solver. Each decision:
+
+1. **Certain moves in hand.** Certain moves found by an earlier decision and still
+   pending (a queue) are played first, one per decision: a known mine is flagged (the
+   paper's GUI marks them), a known safe cell is probed. Deductions stay true as the
+   board opens, so a pending move is dropped only when its cell is no longer covered.
+2. **Equation strategy** (Studholme). Every revealed number with covered neighbours
+   gives sum(covered neighbours) = number - flagged neighbours. Constraints are
+   simplified to a fixed point: a constraint whose value is 0 (all safe) or its size
+   (all mines) settles its variables, which are substituted into every other
+   constraint; the subset rule (x1+x2+x3+x4 = 2 and x1+x2 = 1 give x3+x4 = 1) replaces
+   the larger constraint by the difference; equal constraints are merged. Cells settled
+   here are certain moves (queued in cell order).
+3. **CSP.** Otherwise the remaining constraints are split into coupled sets (sharing
+   variables) and each set is solved by backtracking for ALL its solutions: the most
+   constrained variable first, 0 tried before 1, consistency checked at each
+   assignment. Solutions are tallied per number of mines k (count[k], and per variable
+   how many of them put a mine there). Values of k that cannot fit the mines remaining
+   (given the other sets' fewest and most mines, and the unconstrained cells) are thrown
+   out. A variable that is 0 (or 1) in every remaining solution is certain.
+4. **Crap shoot.** A set whose remaining solutions all use the same number of mines and
+   none of whose variables has a covered neighbour outside the set (in another set, or
+   unconstrained) can never be resolved: the guess is made in it now.
+5. **Guess.** Otherwise the best frontier guess is the variable with the highest
+   (solutions where it is 0) / (solutions). The probability of no mine in an
+   unconstrained cell is estimated as 1 - (mines remaining - expected frontier mines) /
+   (unconstrained cells). If that is higher, an unconstrained corner is probed, else an
+   unconstrained edge cell, else a random unconstrained cell.
+
+The first move falls out of rule 5: with nothing revealed, every cell is unconstrained,
+so a corner is probed, as the paper prescribes.
+
+Where the paper is vague, the plain reading (documented here, and in the notebook):
+
+* "Most constrained variable first" is read as in CS221 (the course the paper was written
+  for): minimum remaining values. A variable with no consistent value left ends the
+  branch at once; one with a single consistent value is assigned next (the first such in
+  the set's order); otherwise the variable in the most constraints (ties: set order, a
+  breadth-first order from the set's lowest cell). Consistency of a value: every
+  constraint holding the variable can still reach its value.
+* Solutions are counted, not weighted: the best guess is the paper's ratio of solution
+  counts, not the exact probability (which would weight each solution by the ways to
+  place the other mines).
+* The mine-count filter works set by set: k is kept when k + (fewest mines of the other
+  sets) <= mines remaining <= k + (most mines of the other sets) + unconstrained cells,
+  repeated until nothing changes. The expected frontier mines are the sum over sets of
+  the mean number of mines of their remaining solutions (again counts, not weights).
+* The crap-shoot test is the paper's sentence: same mine count in every remaining
+  solution, and no variable with a covered neighbour that is not in its own set. The
+  crap-shoot guess is the set's best variable (over all crap-shoot sets at once).
+* The unconstrained area wins only when strictly safer ("if the probability ... is
+  greater"). Ties between equally good cells (best variables, corners, edge cells,
+  random unconstrained cells) are broken uniformly at random with the agent's rng.
+* "% of the board uncovered" (the notebook's metric) is revealed / safe cells, so a won
+  game counts 100%.
+* Flags: the agent trusts every flag on the board as a mine. In its own games only it
+  flags, and only proved mines; a wrong flag placed by hand misleads it.
+
+Bounded work (not in the paper): the backtracking of one coupled set stops after
+`max_nodes` assignments (default 200,000; measured: 2 fallbacks in 100,000 games on
+8x8x10, 1-4 per 20,000 games at 8x8 with 12-20 mines, none in 20,000 games on each
+board of the board-size figure), and the solution tallies live in a buffer of bounded size. A
+set that hits either bound is *abandoned*: it gives no certain move and no crap shoot,
+and each of its variables is scored by the local estimate 1 - max(value / size) over
+the constraints holding it (the expected mines of the set: the sum of those
+estimates). The decision then proceeds as in rule 5 and counts one `fallbacks`.
+Batch records carry, per game, `fallbacks`, `guesses` (reveals not proved safe, the
+opening corner included) and `crap_shoots` (guesses made by rule 4).
+"""
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from ..cells import COVERED, FLAG, FLAGGED, REVEAL
+from ..engine import SP_COLS, SP_MINES, SP_ROWS, ST_DEALT, ST_STATUS, begin_game, deal_first_click, flag_cell, \
+    kernel, open_cell, record_game, uniform_below
+from .base import Agent, cell_to_move, register
+
+DEFAULT_MAX_NODES = 200_000
+MAX_NODES_LIMIT = 1_000_000_000
+TALLY_CAP = 1 << 21  # entries of the per-(k, variable) tally buffer (int64): 16 MB at most
+
+# meta fields of the work space
+M_QHEAD, M_QLEN, M_FALLBACKS, M_GUESSES, M_CRAP, M_NSETS, M_NCONS = range(7)
+N_META = 8
+# set_info columns
+S_KMIN, S_KMAX, S_ABANDONED, S_TOTAL, S_CRAP = range(5)
+
+
+def new_work(rows: int, cols: int):
+    """The decision's scratch arrays for a rows x cols board (one game at a time)."""
+    n = rows * cols
+    cap = int(min((n + 1) * n, TALLY_CAP))
+    return (
+        np.zeros(N_META, np.int64),        # 0 meta
+        np.zeros(n, np.int32),             # 1 queue: cells
+        np.zeros(n, np.int8),              # 2 queue: kinds
+        np.full(n, -1, np.int8),           # 3 val: -1 unknown, 0 safe, 1 mine (this decision)
+        np.zeros((n, 8), np.int32),        # 4 cv: a constraint's variables (sorted cells)
+        np.zeros(n, np.int32),             # 5 cl: its size
+        np.zeros(n, np.int32),             # 6 cs: its value (mines among its variables)
+        np.zeros(n, np.uint8),             # 7 alive
+        np.zeros((n, 8), np.int32),        # 8 inc: constraints built with this cell
+        np.zeros(n, np.int32),             # 9 incn
+        np.zeros(n, np.int32),             # 10 work list of constraints
+        np.zeros(n, np.uint8),             # 11 on the work list
+        np.zeros((n, 8), np.int32),        # 12 vc: alive constraints holding this cell
+        np.zeros(n, np.int32),             # 13 vcn
+        np.full(n, -1, np.int32),          # 14 setid of a cell (-1: not a frontier variable)
+        np.zeros(n, np.int32),             # 15 set variables, grouped by set
+        np.zeros(n + 1, np.int32),         # 16 set variable offsets
+        np.zeros(n, np.int32),             # 17 set constraints, grouped by set
+        np.zeros(n + 1, np.int32),         # 18 set constraint offsets
+        np.zeros(n, np.int32),             # 19 loc: index of a variable in its set
+        np.full(n, -1, np.int8),           # 20 asg: backtracking assignment
+        np.zeros(n, np.int32),             # 21 csum: mines assigned in a constraint
+        np.zeros(n, np.int32),             # 22 cfree: unassigned variables in it
+        np.zeros(n, np.int32),             # 23 stack of assigned variables
+        np.zeros(n, np.int8),              # 24 stack: the other value still to try
+        np.zeros(2 * n + 2, np.int64),     # 25 cnt: solutions per (set, k)
+        np.zeros(n + 1, np.int64),         # 26 cnt offsets
+        np.zeros(cap, np.int64),           # 27 ones: solutions with a mine per (set, k, variable)
+        np.zeros(n + 1, np.int64),         # 28 ones offsets
+        np.zeros((n, 5), np.int64),        # 29 set_info: kmin, kmax, abandoned, total, crap shoot
+        np.zeros(n, np.float64),           # 30 safe: a variable's safe fraction
+        np.zeros(n, np.int32),             # 31 scratch (BFS queue, candidate cells)
+    )
+
+
+# ------------------------------------------------------------------ small helpers
+@kernel
+def _contains(cv, cl, c, v):
+    for j in range(cl[c]):
+        if cv[c, j] == v:
+            return True
+    return False
+
+
+@kernel
+def _remove_var(cv, cl, c, v):
+    m = cl[c]
+    for j in range(m):
+        if cv[c, j] == v:
+            for t in range(j, m - 1):
+                cv[c, t] = cv[c, t + 1]
+            cl[c] = m - 1
+            return True
+    return False
+
+
+@kernel
+def _is_subset(cv, cl, a, b):
+    """vars(a) subset of vars(b); both sorted."""
+    j = 0
+    for i in range(cl[a]):
+        x = cv[a, i]
+        while j < cl[b] and cv[b, j] < x:
+            j += 1
+        if j == cl[b] or cv[b, j] != x:
+            return False
+        j += 1
+    return True
+
+
+@kernel
+def _push(work, inwork, top, c):
+    if inwork[c] == 0:
+        inwork[c] = 1
+        work[top] = c
+        return top + 1
+    return top
+
+
+# ------------------------------------------------------------------ equation strategy
+@kernel
+def build_constraints(view, nbr, nbr_count, ws):
+    """One constraint per revealed number with covered neighbours. Returns how many."""
+    n = view.shape[0]
+    val, cv, cl, cs, alive, inc, incn = ws[3], ws[4], ws[5], ws[6], ws[7], ws[8], ws[9]
+    for i in range(n):
+        val[i] = -1
+        incn[i] = 0
+    nc = 0
+    for i in range(n):
+        if view[i] < 0:
+            continue
+        m = 0
+        flags = 0
+        for k in range(nbr_count[i]):
+            j = nbr[i, k]
+            if view[j] == COVERED:
+                cv[nc, m] = j  # nbr rows are in ascending cell order
+                m += 1
+            elif view[j] == FLAGGED:
+                flags += 1
+        if m == 0:
+            continue
+        cl[nc] = m
+        cs[nc] = view[i] - flags
+        alive[nc] = 1
+        for t in range(m):
+            j = cv[nc, t]
+            inc[j, incn[j]] = nc
+            incn[j] += 1
+        nc += 1
+    ws[0][M_NCONS] = nc
+    return nc
+
+
+@kernel
+def _settle(ws, v, x, top):
+    """Variable v is known to be x: substitute it into every constraint holding it."""
+    val, cv, cl, cs, alive, inc, incn, work, inwork = ws[3], ws[4], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10], ws[11]
+    val[v] = x
+    for t in range(incn[v]):
+        c = inc[v, t]
+        if alive[c] and _remove_var(cv, cl, c, v):
+            cs[c] -= x
+            top = _push(work, inwork, top, c)
+    return top
+
+
+@kernel
+def simplify(ws, nc):
+    """Trivial constraints and the subset rule to a fixed point. Returns cells settled."""
+    cv, cl, cs, alive, inc, incn, work, inwork = ws[4], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10], ws[11]
+    val = ws[3]
+    top = 0
+    for c in range(nc - 1, -1, -1):  # popped in ascending order
+        inwork[c] = 1
+        work[top] = c
+        top += 1
+    settled = 0
+    while top > 0:
+        top -= 1
+        c = work[top]
+        inwork[c] = 0
+        if not alive[c]:
+            continue
+        m = cl[c]
+        if m == 0:
+            alive[c] = 0
+            continue
+        if cs[c] <= 0 or cs[c] >= m:  # all safe / all mines (out-of-range values: inconsistent flags)
+            x = 0 if cs[c] <= 0 else 1
+            alive[c] = 0
+            while cl[c] > 0:
+                v = cv[c, 0]
+                _remove_var(cv, cl, c, v)
+                if val[v] < 0:
+                    settled += 1
+                    top = _settle(ws, v, x, top)
+            continue
+        changed = False
+        for i in range(m):
+            u = cv[c, i]
+            for t in range(incn[u]):
+                d = inc[u, t]
+                if d == c or not alive[d] or cl[d] == 0:  # an emptied constraint awaits its turn
+                    continue
+                if cl[d] < cl[c]:
+                    if _is_subset(cv, cl, d, c):  # c <- c - d
+                        for j in range(cl[d]):
+                            _remove_var(cv, cl, c, cv[d, j])
+                        cs[c] -= cs[d]
+                        top = _push(work, inwork, top, c)
+                        changed = True
+                        break
+                elif _is_subset(cv, cl, c, d):
+                    if cl[d] == cl[c]:  # the same equation twice
+                        alive[d] = 0
+                    else:  # d <- d - c
+                        for j in range(cl[c]):
+                            _remove_var(cv, cl, d, cv[c, j])
+                        cs[d] -= cs[c]
+                        top = _push(work, inwork, top, d)
+            if changed:
+                break
+    return settled
+
+
+# ------------------------------------------------------------------ coupled sets
+@kernel
+def coupled_sets(view, ws, nc):
+    """Group the alive constraints' variables into coupled sets. Returns how many."""
+    n = view.shape[0]
+    cv, cl, alive, vc, vcn, setid = ws[4], ws[5], ws[7], ws[12], ws[13], ws[14]
+    svars, svoff, scons, scoff, bfs = ws[15], ws[16], ws[17], ws[18], ws[31]
+    for i in range(n):
+        vcn[i] = 0
+        setid[i] = -1
+    for c in range(nc):
+        if alive[c]:
+            for j in range(cl[c]):
+                v = cv[c, j]
+                vc[v, vcn[v]] = c
+                vcn[v] += 1
+    ns = 0
+    nv = 0
+    ncs = 0
+    for start in range(n):
+        if vcn[start] == 0 or setid[start] >= 0:
+            continue
+        svoff[ns] = nv
+        scoff[ns] = ncs
+        setid[start] = ns
+        head = 0
+        tail = 0
+        bfs[tail] = start
+        tail += 1
+        while head < tail:
+            v = bfs[head]
+            head += 1
+            svars[nv] = v
+            nv += 1
+            for t in range(vcn[v]):
+                c = vc[v, t]
+                if alive[c] == 1:
+                    alive[c] = 2  # 2: listed in its set
+                    scons[ncs] = c
+                    ncs += 1
+                    for j in range(cl[c]):
+                        w = cv[c, j]
+                        if setid[w] < 0:
+                            setid[w] = ns
+                            bfs[tail] = w
+                            tail += 1
+        ns += 1
+    svoff[ns] = nv
+    scoff[ns] = ncs
+    ws[0][M_NSETS] = ns
+    return ns
+
+
+@kernel
+def _assign(ws, v, x):
+    vc, vcn, asg, csum, cfree = ws[12], ws[13], ws[20], ws[21], ws[22]
+    asg[v] = x
+    for t in range(vcn[v]):
+        c = vc[v, t]
+        csum[c] += x
+        cfree[c] -= 1
+
+
+@kernel
+def _unassign(ws, v):
+    vc, vcn, asg, csum, cfree = ws[12], ws[13], ws[20], ws[21], ws[22]
+    x = asg[v]
+    asg[v] = -1
+    for t in range(vcn[v]):
+        c = vc[v, t]
+        csum[c] -= x
+        cfree[c] += 1
+
+
+@kernel
+def _pick(ws, v0, v1):
+    """The most constrained unassigned variable of the set: (variable, can be 0, can be 1);
+    variable -1 when some variable has no consistent value (a dead end)."""
+    svars, vc, vcn, cs, asg, csum, cfree = ws[15], ws[12], ws[13], ws[6], ws[20], ws[21], ws[22]
+    best = -1
+    best_deg = -1
+    for i in range(v0, v1):
+        v = svars[i]
+        if asg[v] >= 0:
+            continue
+        can0 = True
+        can1 = True
+        for t in range(vcn[v]):
+            c = vc[v, t]
+            if csum[c] + 1 > cs[c]:
+                can1 = False
+            if csum[c] + cfree[c] - 1 < cs[c]:
+                can0 = False
+        if not can0 and not can1:
+            return -1, False, False
+        if can0 != can1:
+            return v, can0, can1
+        if vcn[v] > best_deg:
+            best_deg = vcn[v]
+            best = v
+    return best, True, True
+
+
+@kernel
+def enumerate_set(ws, s, max_nodes, ones_used):
+    """All solutions of coupled set s, tallied per mine count. Returns the tally buffer
+    used so far, or -1 when the set was abandoned (node budget or buffer exhausted)."""
+    svars, svoff, scons, scoff, cl, loc, asg, csum, cfree = (ws[15], ws[16], ws[17], ws[18], ws[5], ws[19], ws[20],
+                                                              ws[21], ws[22])
+    stack, alt, cnt, cnt_off, ones, ones_off, info = ws[23], ws[24], ws[25], ws[26], ws[27], ws[28], ws[29]
+    v0 = svoff[s]
+    v1 = svoff[s + 1]
+    nv = v1 - v0
+    info[s, S_ABANDONED] = 0
+    info[s, S_CRAP] = 0
+    co = cnt_off[s]
+    cnt_off[s + 1] = co + nv + 1
+    for k in range(nv + 1):
+        cnt[co + k] = 0
+    need = (nv + 1) * nv
+    if ones_used + need > ones.shape[0]:
+        info[s, S_ABANDONED] = 1
+        ones_off[s] = ones_used
+        return -1
+    ones_off[s] = ones_used
+    for i in range(need):
+        ones[ones_used + i] = 0
+    for i in range(v0, v1):
+        v = svars[i]
+        loc[v] = i - v0
+        asg[v] = -1
+    for i in range(scoff[s], scoff[s + 1]):
+        c = scons[i]
+        csum[c] = 0
+        cfree[c] = cl[c]
+    depth = 0
+    mines = 0
+    nodes = 0
+    abandoned = False
+    while True:
+        back = False
+        if depth == nv:  # a solution
+            cnt[co + mines] += 1
+            base = ones_used + mines * nv
+            for i in range(v0, v1):
+                v = svars[i]
+                if asg[v] == 1:
+                    ones[base + i - v0] += 1
+            back = True
+        else:
+            v, can0, can1 = _pick(ws, v0, v1)
+            if v < 0:
+                back = True
+            else:
+                x = 0 if can0 else 1
+                _assign(ws, v, x)
+                mines += x
+                stack[depth] = v
+                alt[depth] = 1 if (can0 and can1) else 0
+                depth += 1
+                nodes += 1
+        if nodes > max_nodes:
+            abandoned = True
+            break
+        if back:
+            found = False
+            while depth > 0:
+                depth -= 1
+                v = stack[depth]
+                mines -= asg[v]
+                _unassign(ws, v)
+                if alt[depth]:
+                    alt[depth] = 0
+                    _assign(ws, v, 1)
+                    mines += 1
+                    depth += 1
+                    nodes += 1
+                    found = True
+                    break
+            if not found:
+                break
+    if abandoned:
+        while depth > 0:
+            depth -= 1
+            _unassign(ws, stack[depth])
+        info[s, S_ABANDONED] = 1
+        return -1
+    kmin = -1
+    kmax = -1
+    for k in range(nv + 1):
+        if cnt[co + k] > 0:
+            if kmin < 0:
+                kmin = k
+            kmax = k
+    if kmin < 0:  # no solution at all: only with flags the numbers contradict
+        info[s, S_ABANDONED] = 1
+        return -1
+    info[s, S_KMIN] = kmin
+    info[s, S_KMAX] = kmax
+    return ones_used + need
+
+
+@kernel
+def _local_estimate(ws, v):
+    """A variable's mine estimate without enumeration: max value/size over its constraints."""
+    vc, vcn, cl, cs = ws[12], ws[13], ws[5], ws[6]
+    p = 0.0
+    for t in range(vcn[v]):
+        c = vc[v, t]
+        q = cs[c] / cl[c]
+        if q > p:
+            p = q
+    return min(p, 1.0)
+
+
+@kernel
+def filter_mine_counts(ws, ns, mines_left, unconstrained):
+    """Throw out the mine counts k of each set that cannot fit the mines remaining."""
+    svoff, cnt, cnt_off, info = ws[16], ws[25], ws[26], ws[29]
+    changed = True
+    while changed:
+        changed = False
+        lo_all = 0
+        hi_all = 0
+        for s in range(ns):
+            if info[s, S_ABANDONED]:
+                hi_all += svoff[s + 1] - svoff[s]
+            else:
+                lo_all += info[s, S_KMIN]
+                hi_all += info[s, S_KMAX]
+        for s in range(ns):
+            if info[s, S_ABANDONED]:
+                continue
+            lo_other = lo_all - info[s, S_KMIN]
+            hi_other = hi_all - info[s, S_KMAX]
+            co = cnt_off[s]
+            kmin = -1
+            kmax = -1
+            for k in range(info[s, S_KMIN], info[s, S_KMAX] + 1):
+                if cnt[co + k] == 0:
+                    continue
+                if k + lo_other > mines_left or k + hi_other + unconstrained < mines_left:
+                    continue
+                if kmin < 0:
+                    kmin = k
+                kmax = k
+            if kmin < 0:  # nothing fits (contradictory flags): keep the set as it is
+                continue
+            if kmin != info[s, S_KMIN] or kmax != info[s, S_KMAX]:
+                info[s, S_KMIN] = kmin
+                info[s, S_KMAX] = kmax
+                changed = True
+                break  # recompute the totals
+
+
+@kernel
+def set_tallies(ws, s):
+    """Safe fraction of each variable of set s over the solutions kept; returns the
+    set's expected number of mines (solution counts, not weights)."""
+    svars, svoff, cnt, cnt_off, ones, ones_off, info, safe = ws[15], ws[16], ws[25], ws[26], ws[27], ws[28], \
+        ws[29], ws[30]
+    v0 = svoff[s]
+    nv = svoff[s + 1] - v0
+    if info[s, S_ABANDONED]:
+        expected = 0.0
+        for i in range(v0, v0 + nv):
+            p = _local_estimate(ws, svars[i])
+            safe[svars[i]] = 1.0 - p
+            expected += p
+        return expected
+    co = cnt_off[s]
+    total = 0
+    for k in range(info[s, S_KMIN], info[s, S_KMAX] + 1):
+        total += cnt[co + k]
+    info[s, S_TOTAL] = total
+    expected = 0.0
+    for i in range(nv):
+        n1 = 0
+        for k in range(info[s, S_KMIN], info[s, S_KMAX] + 1):
+            n1 += ones[ones_off[s] + k * nv + i]
+        safe[svars[v0 + i]] = (total - n1) / total
+        expected += n1 / total
+    return expected
+
+
+# ------------------------------------------------------------------ the decision
+@kernel
+def _enqueue_settled(view, ws):
+    """Queue every settled covered cell (ascending cells): flag mines, probe safe cells."""
+    meta, qcell, qkind, val = ws[0], ws[1], ws[2], ws[3]
+    q = 0
+    for i in range(view.shape[0]):
+        if view[i] == COVERED and val[i] >= 0:
+            qcell[q] = i
+            qkind[q] = FLAG if val[i] == 1 else REVEAL
+            q += 1
+    meta[M_QHEAD] = 0
+    meta[M_QLEN] = q
+    return q
+
+
+@kernel
+def _pop(view, ws):
+    """The next pending certain move still playable, as (kind, cell); (-1, -1) if none."""
+    meta, qcell, qkind = ws[0], ws[1], ws[2]
+    while meta[M_QHEAD] < meta[M_QLEN]:
+        h = meta[M_QHEAD]
+        meta[M_QHEAD] = h + 1
+        if view[qcell[h]] == COVERED:
+            return np.int64(qkind[h]), np.int64(qcell[h])
+    return np.int64(-1), np.int64(-1)
+
+
+@kernel
+def _pick_unconstrained(view, ws, rows, cols, rng):
+    """An unconstrained covered cell: a corner if any, else an edge cell, else any
+    (uniformly at random within the first class that has one); -1 if none."""
+    n = view.shape[0]
+    setid, cand = ws[14], ws[31]
+    for cls in range(3):
+        m = 0
+        for i in range(n):
+            if view[i] != COVERED or setid[i] >= 0:
+                continue
+            r = i // cols
+            c = i % cols
+            on_row = r == 0 or r == rows - 1
+            on_col = c == 0 or c == cols - 1
+            if (cls == 0 and on_row and on_col) or (cls == 1 and (on_row or on_col)) or cls == 2:
+                cand[m] = i
+                m += 1
+        if m > 0:
+            return cand[uniform_below(rng, m)]
+    return -1
+
+
+@kernel
+def _is_crap_shoot(view, nbr, nbr_count, ws, s):
+    """Same mine count in every kept solution and no covered neighbour outside the set."""
+    svars, svoff, setid, info = ws[15], ws[16], ws[14], ws[29]
+    if info[s, S_ABANDONED] or info[s, S_KMIN] != info[s, S_KMAX]:
+        return False
+    for i in range(svoff[s], svoff[s + 1]):
+        v = svars[i]
+        for k in range(nbr_count[v]):
+            w = nbr[v, k]
+            if view[w] == COVERED and setid[w] != s:
+                return False
+    return True
+
+
+@kernel
+def csp_decide(view, spec, nbr, nbr_count, ws, max_nodes, rng):
+    """The agent's next move on `view`: (kind, cell), kind FLAG or REVEAL; (-1, -1)
+    when no covered cell is left. Batch and interactive play both call this."""
+    meta = ws[0]
+    kind, cell = _pop(view, ws)
+    if cell >= 0:
+        return kind, cell
+    n = view.shape[0]
+    rows = spec[SP_ROWS]
+    cols = spec[SP_COLS]
+    flags = 0
+    covered = 0
+    for i in range(n):
+        if view[i] == FLAGGED:
+            flags += 1
+        elif view[i] == COVERED:
+            covered += 1
+    if covered == 0:
+        return np.int64(-1), np.int64(-1)
+    mines_left = spec[SP_MINES] - flags
+
+    # 2. the equation strategy
+    nc = build_constraints(view, nbr, nbr_count, ws)
+    if simplify(ws, nc) > 0:
+        _enqueue_settled(view, ws)
+        return _pop(view, ws)
+
+    # 3. coupled sets, all their solutions, the mine-count filter
+    ns = coupled_sets(view, ws, nc)
+    info, safe, svars, svoff, cnt_off, val = ws[29], ws[30], ws[15], ws[16], ws[26], ws[3]
+    used = 0
+    abandoned = False
+    cnt_off[0] = 0
+    for s in range(ns):
+        got = enumerate_set(ws, s, max_nodes, used)
+        if got < 0:
+            abandoned = True
+        else:
+            used = got
+    if abandoned:
+        meta[M_FALLBACKS] += 1
+    frontier = svoff[ns]
+    unconstrained = covered - frontier
+    filter_mine_counts(ws, ns, mines_left, unconstrained)
+    expected = 0.0
+    for s in range(ns):
+        expected += set_tallies(ws, s)
+    certain = 0
+    for s in range(ns):
+        if info[s, S_ABANDONED]:
+            continue
+        for i in range(svoff[s], svoff[s + 1]):
+            v = svars[i]
+            if safe[v] == 1.0:
+                val[v] = 0
+                certain += 1
+            elif safe[v] == 0.0:
+                val[v] = 1
+                certain += 1
+    if certain > 0:
+        _enqueue_settled(view, ws)
+        return _pop(view, ws)
+
+    # 4. crap shoots, 5. the best guess
+    best = -1
+    best_safe = -1.0
+    ties = 0
+    for crap in (True, False):
+        for s in range(ns):
+            if crap and not _is_crap_shoot(view, nbr, nbr_count, ws, s):
+                continue
+            for i in range(svoff[s], svoff[s + 1]):
+                v = svars[i]
+                if safe[v] > best_safe:
+                    best_safe = safe[v]
+                    best = v
+                    ties = 1
+                elif safe[v] == best_safe:
+                    ties += 1
+                    if rng.random() * ties < 1.0:
+                        best = v
+        if crap and best >= 0:
+            meta[M_GUESSES] += 1
+            meta[M_CRAP] += 1
+            return np.int64(REVEAL), np.int64(best)
+    if unconstrained > 0:
+        p_mine = (mines_left - expected) / unconstrained
+        p_safe = 1.0 - min(1.0, max(0.0, p_mine))
+        if best < 0 or p_safe > best_safe:
+            best = _pick_unconstrained(view, ws, rows, cols, rng)
+    meta[M_GUESSES] += 1
+    return np.int64(REVEAL), np.int64(best)
+
+
+@kernel
+def _reset_game(ws):
+    meta = ws[0]
+    for i in range(meta.shape[0]):
+        meta[i] = 0
+
+
+@kernel
+def csp_batch(gs, ws, max_nodes, n_games, deal_rng, agent_rng, out):
+    st = gs[1]
+    view = gs[4]
+    for g in range(n_games):
+        begin_game(gs, deal_rng)
+        _reset_game(ws)
+        while st[ST_STATUS] == 0:
+            kind, cell = csp_decide(view, gs[0], gs[6], gs[7], ws, max_nodes, agent_rng)
+            if kind == FLAG:
+                flag_cell(gs, cell)
+            else:
+                if st[ST_DEALT] == 0:
+                    deal_first_click(gs, cell, deal_rng)
+                open_cell(gs, cell)
+        record_game(gs, out, g)
+        meta = ws[0]
+        out[g, 6] = meta[M_FALLBACKS]
+        out[g, 7] = meta[M_GUESSES]
+        out[g, 8] = meta[M_CRAP]
+
+
+@register
+class GardeaCSPAgent(Agent):
+    """Gardea et al. (2015)'s CSP solver: equation strategy, backtracking over coupled
+    sets, crap shoots, corner-first guesses (see the module docstring)."""
+
+    name = "gardea-csp"
+    extra_fields = ("fallbacks", "guesses", "crap_shoots")
+
+    def __init__(self, seed=None, *, max_nodes: int = DEFAULT_MAX_NODES):
+        super().__init__(seed)
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) \
+                or not 1 <= max_nodes <= MAX_NODES_LIMIT:
+            raise ValueError(f"max_nodes (backtracking assignments allowed per coupled set) must be an "
+                             f"integer in [1, {MAX_NODES_LIMIT}], got {max_nodes!r}")
+        self.max_nodes = int(max_nodes)
+        self._work: dict[tuple[int, int], tuple] = {}
+        self._game_work = weakref.WeakKeyDictionary()
+
+    def params(self) -> dict:
+        return {"max_nodes": self.max_nodes}
+
+    def _work_for(self, rows, cols):
+        key = (rows, cols)
+        if key not in self._work:
+            self._work[key] = new_work(rows, cols)
+        return self._work[key]
+
+    def _game_ws(self, game):
+        if game not in self._game_work:
+            self._game_work[game] = new_work(game.level.rows, game.level.cols)
+        return self._game_work[game]
+
+    def _choose(self, game):
+        gs = game._gs
+        ws = self._game_ws(game)
+        kind, cell = csp_decide(gs[4], gs[0], gs[6], gs[7], ws, self.max_nodes, self.rng)
+        if cell < 0:
+            raise ValueError("no covered cell left to play (every covered cell is flagged)")
+        return cell_to_move(int(kind), cell, game.level)
+
+    def game_stats(self, game) -> dict:
+        """This agent's counters over its decisions on `game`: fallbacks (decisions with an
+        abandoned coupled set), guesses (reveals not proved safe) and crap_shoots."""
+        meta = self._game_ws(game)[0]
+        return {"fallbacks": int(meta[M_FALLBACKS]), "guesses": int(meta[M_GUESSES]),
+                "crap_shoots": int(meta[M_CRAP])}
+
+    def play_batch(self, gs, n_games, deal_rng, out):
+        ws = self._work_for(int(gs[0][SP_ROWS]), int(gs[0][SP_COLS]))
+        csp_batch(gs, ws, self.max_nodes, n_games, deal_rng, self.rng, out)
