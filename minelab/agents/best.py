@@ -21,10 +21,20 @@ written here from scratch:
    safe cell, else the safety of its best next guess. The score
        P(c safe) * sum_v P(v | c safe) * (1 if progress else best next safety)
    is the chance to survive this guess and the next (progress counts as surviving).
-   Candidates are taken in order of safety (ties toward the revealed area) and the
-   search stops when a candidate's safety cannot beat the best score (the score never
-   exceeds the safety), or after MAX_CANDIDATES. Ties go to the safer cell, then the
-   closer one, then the first in that order.
+   Candidates are taken safest first and the search stops when a candidate's safety
+   cannot beat the best score (the score never exceeds the safety), or after
+   MAX_CANDIDATES. Equal scores go to the safer cell, then to the first in that order.
+5. The order among equally safe cells matters most: `tie_order="corners"` (default)
+   takes cells with fewer neighbours first (corners, then edges: the likeliest to show
+   a 0 and open an area), then the closest to the revealed area; "frontier" takes the
+   closest first (HCSP's rule). Measured on 40,000 paired 8x8x10 games: corners 0.8155,
+   frontier 0.8016 (+1.4 points, +-0.4).
+
+`guess_rule="pseq"` replaces the score by the tie-break the PSEQ solver is described
+with: among cells within `margin` of the least mine probability, the highest
+probability of progress, then the most expected certain cells, then the highest
+entropy of the number shown. Measured on the same games it was not better than the
+two-step score (-0.2 to -0.4 points, within noise), so it is an option, not the default.
 """
 from __future__ import annotations
 
@@ -48,8 +58,10 @@ SET_TYPE = types.UniTuple(types.uint64, WORDS)  # a set of layouts, the memo's k
 MAX_CANDIDATES = 12
 GUESS_TWO_STEP = 0
 GUESS_PSEQ = 1
-GUESS_TWO_STEP_NEAR = 2
-GUESS_RULES = ("two-step", "pseq", "two-step-near")
+ORDER_CORNERS = 1
+ORDER_FRONTIER = 0
+TIE_ORDERS = ("corners", "frontier")  # the first is the default
+GUESS_RULES = ("two-step", "pseq")
 SCORE_TOLERANCE = 1e-12
 
 
@@ -414,7 +426,7 @@ def lookahead_score(view, known, mines, nbr, nbr_count, cell, p_mine, log_z, ws2
 @njit(cache=True)
 def best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, moves, dist, queue, tied, max_work,
                 rng, ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome, pos, assign, con_need,
-                con_free, endgame_layouts, endgame_budget, max_candidates, guess_rule, margin):
+                con_free, endgame_layouts, endgame_budget, max_candidates, guess_rule, margin, tie_order):
     """One decision of `best` (moves[:k]); stats[3] = 1 for a guess, stats[4] = 1 when the
     endgame search decided, stats[5] = 1 when it ran out of budget."""
     n = view.shape[0]
@@ -510,7 +522,10 @@ def best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, mo
     # a full sort keeps it simple and n is at most a few hundred
     keys = np.empty(m, np.float64)
     for t in range(m):
-        keys[t] = prob[order[t]] + 1e-7 * min(dist[order[t]], 1000)
+        c = order[t]
+        # equal probabilities (to 1e-9) first by the tie order, then by distance
+        rank = nbr_count[c] * 1000 if tie_order == ORDER_CORNERS else 0
+        keys[t] = np.round(prob[c], 9) + 1e-11 * (rank + min(dist[c], 999))
     idx = np.argsort(keys, kind="mergesort")
     best_score = -1.0
     best_cell = order[idx[0]]
@@ -527,7 +542,7 @@ def best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, mo
             break
         if guess_rule == GUESS_TWO_STEP and 1.0 - p <= best_score + SCORE_TOLERANCE:
             break
-        if guess_rule != GUESS_TWO_STEP and p > p_min + margin:
+        if guess_rule == GUESS_PSEQ and p > p_min + margin:
             break
         score = lookahead_score(view, known, mines, nbr, nbr_count, c, p, log_z, ws2, view2, prob2, certain2,
                                 stats2, max_work)
@@ -562,7 +577,7 @@ def best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, mo
 @njit(cache=True)
 def best_batch(gs, n_games, deal_rng, agent_rng, ws, known, prob, certain, stats, moves, dist, queue, tied, max_work,
                ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome, pos, assign, con_need, con_free,
-               endgame_layouts, endgame_budget, max_candidates, guess_rule, margin, out):
+               endgame_layouts, endgame_budget, max_candidates, guess_rule, margin, tie_order, out):
     st = gs[1]
     view = gs[4]
     mines = gs[0][2]
@@ -579,7 +594,7 @@ def best_batch(gs, n_games, deal_rng, agent_rng, ws, known, prob, certain, stats
             k = best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, moves, dist, queue, tied,
                             max_work, agent_rng, ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome,
                             pos, assign, con_need, con_free, endgame_layouts, endgame_budget, max_candidates,
-                            guess_rule, margin)
+                            guess_rule, margin, tie_order)
             if k < 0:
                 break
             guesses += int(stats[3])
@@ -605,12 +620,15 @@ class BestAgent(CSPAgent):
 
     def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, endgame_layouts: int = ENDGAME_LAYOUTS,
                  endgame_budget: int = ENDGAME_BUDGET, max_candidates: int = MAX_CANDIDATES,
-                 guess_rule: str = "two-step", margin: float = 0.05):
+                 guess_rule: str = "two-step", margin: float = 0.0, tie_order: str = "corners"):
         super().__init__(seed, max_work)
         if guess_rule not in GUESS_RULES:
             raise ValueError(f"guess_rule must be one of {', '.join(GUESS_RULES)}; got {guess_rule!r}")
-        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 1:
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 1:  # pseq only
             raise ValueError(f"margin must be a number in [0, 1], got {margin!r}")
+        if tie_order not in TIE_ORDERS:
+            raise ValueError(f"tie_order must be one of {', '.join(TIE_ORDERS)}; got {tie_order!r}")
+        self.tie_order = tie_order
         self.guess_rule = guess_rule
         self.margin = float(margin)
         checks = (("endgame_layouts", endgame_layouts, 0, ENDGAME_LAYOUTS),
@@ -627,7 +645,8 @@ class BestAgent(CSPAgent):
     def params(self) -> dict:
         out = super().params()
         for name, default in (("endgame_layouts", ENDGAME_LAYOUTS), ("endgame_budget", ENDGAME_BUDGET),
-                              ("max_candidates", MAX_CANDIDATES)):
+                              ("max_candidates", MAX_CANDIDATES), ("guess_rule", "two-step"), ("margin", 0.0),
+                              ("tie_order", "corners")):
             if getattr(self, name) != default:
                 out[name] = getattr(self, name)
         return out
@@ -641,7 +660,8 @@ class BestAgent(CSPAgent):
     def _args(self, s: BestState):
         return (s.ws2.arrays, s.view2, s.prob2, s.certain2, s.stats2, s.order, s.ucells, s.layouts, s.outcome,
                 s.pos, s.assign, s.con_need, s.con_free, self.endgame_layouts, self.endgame_budget,
-                self.max_candidates, GUESS_RULES.index(self.guess_rule), self.margin)
+                self.max_candidates, GUESS_RULES.index(self.guess_rule), self.margin,
+                ORDER_CORNERS if self.tie_order == "corners" else ORDER_FRONTIER)
 
     def decision(self, game):
         if game.over:
