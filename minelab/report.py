@@ -47,6 +47,8 @@ PAPERS: dict[str, str] = {
                   "Q-learning and CSP across board sizes and densities",
     "antimatroid2012": "Antimatroid 2012 (blog): engine chi-squared checks; Random, Marginal, "
                        "Conditional, Graphical and Semi-deterministic models on 9x9 with 1..10 mines",
+    "leaderboard": "Leaderboard: every agent on the standard levels beside the strongest published solvers "
+                   "(not a paper: PSEQ-D256, D. Hill's solver and each paper's own best)",
 }
 
 

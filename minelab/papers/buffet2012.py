@@ -1,0 +1,272 @@
+"""Buffet, Lee, Lin & Teytaud (2012), "Optimistic Heuristics for MineSweeper": Table 1.
+
+Table 1 gives the win rates of four programs on 11 board formats, first click safe
+("one can not lose at the first move", the package's default rule): CSP-PGMS (PGMS's
+own CSP), HCSP (CSP breaking ties toward the frontier, Legendre et al.), BSSUCT (UCT of
+Sebag & Teytaud) and OH (the paper's Optimistic Heuristics). minelab measures the CSP
+column with `csp` and the HCSP column with `hcsp`; BSSUCT and OH come in the next issue.
+
+Note on the CSP-PGMS column: PGMS's CSP does not compute exact probabilities, while
+`csp` does (minelab.probability), so ours is expected to be higher where guesses
+matter most, on the big boards. The published numbers live in
+data/published/buffet2012.csv and are only drawn beside ours, labelled "published".
+
+Each format's games are played in chunks of CHUNK games; chunk i of a format is dealt
+from the same seed for both agents (paired comparison), and a paper-size run reuses
+the chunks of a quick one from the result cache.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..agents import list_agents
+from ..experiments import run_sweep
+from .leaderboard import check_games, play_tasks, win_rates
+from . import PaperResult
+
+PAPER = "buffet2012"
+NOTEBOOK = "buffet2012_optimistic_heuristics.ipynb"
+MODULE = __name__
+ITEM = "Table 1"
+# (the paper's row label, our level string): rows x cols x mines, first click safe
+FORMATS = (
+    ("4 mines on 4x4", "4x4x4"), ("1 mine on 1x3", "1x3x1"), ("3 mines on 2x5", "2x5x3"),
+    ("10 mines on 5x5", "5x5x10"), ("5 mines on 1x10", "1x10x5"), ("10 mines on 3x7", "3x7x10"),
+    ("15 mines on 5x5", "5x5x15"), ("10 mines on 8x8", "8x8x10"), ("10 mines on 9x9", "9x9x10"),
+    ("40 mines on 16x16", "16x16x40"), ("99 mines on 16x30", "16x30x99"),
+)
+EXPERT = "16x30x99"  # the format the paper averages over 10^4 games instead of 10^5
+COLUMNS = ("CSP-PGMS", "HCSP", "BSSUCT", "OH")
+AGENTS = {"CSP-PGMS": "csp", "HCSP": "hcsp"}  # the columns minelab measures, and with which agent
+NEXT_ISSUE = ("BSSUCT", "OH")
+CHUNK = 5_000
+
+# Run sizes per profile. paper = the paper's: 10^5 games per format, 10^4 on 16x30.
+SIZES = {
+    "smoke": {"games": 40, "expert_games": 10},
+    "quick": {"games": 10_000, "expert_games": 1_000},
+    "paper": {"games": 100_000, "expert_games": 10_000},
+}
+NOTES = {
+    "CSP-PGMS": "minelab csp (exact probabilities); the published column is PGMS's own CSP, not exact",
+    "HCSP": "minelab hcsp (exact probabilities, ties toward the frontier)",
+}
+
+
+def quantity(column: str, level: str) -> str:
+    """The (item 'Table 1') quantity of one cell of the table, in buffet2012.csv and measured.csv."""
+    return f"{column} win rate, {level}"
+
+
+def published() -> pd.DataFrame:
+    """Table 1's published cells: format, level, column, value, ci_low, ci_high, games, note."""
+    from .. import report
+
+    pub = report.load_published(PAPER)
+    pub = pub[pub["item"] == ITEM]
+    rows = []
+    for label, level in FORMATS:
+        for col in COLUMNS:
+            hit = pub[pub["quantity"] == quantity(col, level)]
+            if not hit.empty:
+                r = hit.iloc[0]
+                rows.append({"format": label, "level": level, "column": col, "value": r["value"],
+                             "ci_low": r["ci_low"], "ci_high": r["ci_high"], "games": r["games"], "note": r["note"]})
+    return pd.DataFrame(rows, columns=["format", "level", "column", "value", "ci_low", "ci_high", "games", "note"])
+
+
+def _agents(agents) -> dict:
+    if not isinstance(agents, dict):
+        raise ValueError(f"agents must be a dict {{column: agent name}}, got {agents!r}")
+    for col, name in agents.items():
+        if col not in AGENTS:
+            raise ValueError(f"agents: column {col!r} is not one minelab measures ({', '.join(AGENTS)})")
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"agents: the agent for {col} must be an agent name, got {name!r}")
+    return dict(agents)
+
+
+def _formats(formats) -> list[tuple[str, str]]:
+    known = dict((lv, label) for label, lv in FORMATS)
+    if isinstance(formats, str) or not hasattr(formats, "__iter__"):
+        raise ValueError(f"formats must be a list of Table 1 levels, got {formats!r}")
+    out = []
+    for lv in formats:
+        if lv not in known:
+            raise ValueError(f"formats: {lv!r} is not a Table 1 format ({', '.join(known)})")
+        out.append((known[lv], lv))
+    if not out:
+        raise ValueError("formats is empty")
+    return out
+
+
+def table1_win_rates(games: int = SIZES["quick"]["games"], expert_games: int = SIZES["quick"]["expert_games"],
+                     seed: int = 0, executor="processes", agents=None, formats=None) -> PaperResult:
+    """Table 1: win rates of `csp` (CSP-PGMS column) and `hcsp` (HCSP column) on the 11
+    formats with Wilson 95% intervals, beside every published value of the table.
+
+    One row per (format, column): ours (games, wins, win rate, interval; BSSUCT and OH
+    say "next issue"), the published value with its +- where printed, and whether the
+    published value lies outside our interval. An agent that is not registered (yet) is
+    reported as such in `status`, not run. `agents` maps columns to agent names
+    (default: AGENTS), so another agent can stand in for one column."""
+    games, expert_games = check_games("games", games), check_games("expert_games", expert_games)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    agents = _agents(AGENTS if agents is None else agents)
+    formats = _formats([lv for _, lv in FORMATS] if formats is None else formats)
+    registered = set(list_agents())
+    runnable = [a for a in dict.fromkeys(agents.values()) if a in registered]
+
+    tasks = []
+    for _, lv in formats:
+        if runnable:
+            tasks += play_tasks(runnable, lv, expert_games if lv == EXPERT else games, int(seed))
+    df = run_sweep(tasks, executor=executor, progress=len(tasks) > 8) if tasks else pd.DataFrame()
+    ours = win_rates(df, ("agent", "level")) if tasks else pd.DataFrame(columns=["agent", "level"])
+    pub = published().set_index(["level", "column"])
+
+    rows = []
+    for label, lv in formats:
+        for col in COLUMNS:
+            agent = agents.get(col)
+            row = {"format": label, "level": lv, "column": col, "agent": agent or "", "status": "",
+                   "games": pd.NA, "wins": pd.NA, "win_rate": np.nan, "ci_low": np.nan, "ci_high": np.nan}
+            if col in NEXT_ISSUE:
+                row["status"] = "next issue"
+            elif agent not in registered:
+                row["status"] = f"agent {agent!r} not registered yet"
+            else:
+                r = ours[(ours["agent"] == agent) & (ours["level"] == lv)].iloc[0]
+                row.update(status="measured", games=int(r.games), wins=int(r.wins), win_rate=r.win_rate,
+                           ci_low=r.ci_low, ci_high=r.ci_high)
+            if (lv, col) in pub.index:
+                p = pub.loc[(lv, col)]
+                row.update(published=p["value"], published_low=p["ci_low"], published_high=p["ci_high"],
+                           published_games=p["games"])
+            else:
+                row.update(published=np.nan, published_low=np.nan, published_high=np.nan, published_games=pd.NA)
+            measured = row["status"] == "measured" and not np.isnan(row["published"])
+            row["published_outside_ci"] = (bool(row["published"] < row["ci_low"] or row["published"] > row["ci_high"])
+                                           if measured else pd.NA)
+            rows.append(row)
+    table = pd.DataFrame(rows)
+    for col in ("games", "wins", "published_games"):
+        table[col] = table[col].astype("Int64")
+    table["published_outside_ci"] = table["published_outside_ci"].astype("boolean")
+
+    measured = []
+    for r in table[table["status"] == "measured"].itertuples():
+        note = f"{NOTES[r.column]}" if agents[r.column] == AGENTS[r.column] else f"minelab {r.agent} standing in"
+        if r.published_outside_ci is True:
+            note += "; the published value lies outside our 95% interval"
+        measured.append({"item": ITEM, "quantity": quantity(r.column, r.level), "value": r.win_rate,
+                         "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games), "note": note})
+    return PaperResult("table1_win_rates", _figure(table, formats), table, measured)
+
+
+def _pct(value, low=np.nan, high=np.nan, games=pd.NA) -> str:
+    if pd.isna(value):
+        return ""
+    text = f"{100 * value:.2f}%"
+    if not (pd.isna(low) or pd.isna(high)):
+        text += f" ({100 * low:.2f}-{100 * high:.2f})"
+    if not pd.isna(games):
+        text += f", {int(games):,} games"
+    return text
+
+
+def table1_layout(table: pd.DataFrame) -> pd.DataFrame:
+    """Table 1 as the paper lays it out: one row per format, and for each program the
+    published value (+- as printed) beside minelab's (95% Wilson interval, games).
+    A dagger marks a published value outside our interval."""
+    rows = []
+    for (label, lv), part in table.groupby(["format", "level"], sort=False):
+        row = {"format": label, "level": lv}
+        for r in part.itertuples():
+            spread = ""
+            if not (pd.isna(r.published_low) or pd.isna(r.published_high)):
+                spread = f" ± {100 * (r.published_high - r.published_low) / 2:.2g}%"
+            pub = "" if pd.isna(r.published) else f"{100 * r.published:.2f}%{spread}"
+            if r.published_outside_ci is True:
+                pub += " †"
+            row[f"{r.column} published"] = pub
+            row[f"{r.column} minelab"] = (_pct(r.win_rate, r.ci_low, r.ci_high, r.games) if r.status == "measured"
+                                          else r.status)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def layout_result(result: PaperResult) -> PaperResult:
+    """table1_layout as a PaperResult of its own (a table only), to publish beside the tidy one."""
+    return PaperResult("table1_layout", None, table1_layout(result.table), [])
+
+
+def outside(table: pd.DataFrame) -> pd.DataFrame:
+    """The cells whose published value lies outside our 95% interval, with the gap."""
+    out = table[table["published_outside_ci"].fillna(False).astype(bool)]
+    return out.assign(gap=out["win_rate"] - out["published"])[
+        ["format", "column", "agent", "published", "win_rate", "ci_low", "ci_high", "games", "gap"]
+    ].reset_index(drop=True)
+
+
+def _figure(table: pd.DataFrame, formats):
+    """Top: win rates per format (log scale), ours filled with Wilson intervals, the
+    published hollow (± as printed), a ring around a published value outside our interval.
+    Bottom: minelab minus published, in percentage points, with our interval."""
+    import matplotlib.pyplot as plt
+
+    style = {"CSP-PGMS": ("C0", "o"), "HCSP": ("C1", "s"), "BSSUCT": ("C2", "^"), "OH": ("C3", "D")}
+    ours_dx = {"CSP-PGMS": -0.33, "HCSP": -0.07}
+    pub_dx = {"CSP-PGMS": -0.21, "HCSP": 0.05, "BSSUCT": 0.2, "OH": 0.33}
+    fig, (ax, dax) = plt.subplots(2, 1, figsize=(11, 7.5), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
+    x_of = {lv: i for i, (_, lv) in enumerate(formats)}
+    floor = 1e-3
+    for col in COLUMNS:
+        color, marker = style[col]
+        part = table[table["column"] == col]
+        x = part["level"].map(x_of).to_numpy(dtype=float)
+        ours = (part["status"] == "measured").to_numpy()
+        if ours.any():
+            p = part[ours]
+            y = p["win_rate"].clip(lower=floor)
+            ax.errorbar(x[ours] + ours_dx[col], y, yerr=[(y - p["ci_low"].clip(lower=floor)).clip(lower=0),
+                                                        (p["ci_high"] - y).clip(lower=0)],
+                        fmt=marker, color=color, ms=5, capsize=2, label=f"minelab {p['agent'].iloc[0]} ({col} column)")
+            both = ours & part["published"].notna().to_numpy()
+            if both.any():
+                q = part[both]
+                d = 100 * (q["win_rate"] - q["published"])
+                dax.errorbar(x[both] + ours_dx[col], d, yerr=[100 * (q["win_rate"] - q["ci_low"]),
+                                                              100 * (q["ci_high"] - q["win_rate"])],
+                             fmt=marker, color=color, ms=5, capsize=2,
+                             label=f"minelab {q['agent'].iloc[0]} minus published {col}")
+        has = part["published"].notna().to_numpy()
+        if has.any():
+            p = part[has]
+            lo = (p["published"] - p["published_low"]).fillna(0)
+            hi = (p["published_high"] - p["published"]).fillna(0)
+            ax.errorbar(x[has] + pub_dx[col], p["published"], yerr=[lo, hi], fmt=marker, mfc="white", color=color,
+                        ms=6, capsize=2, label=f"published {col}")
+            bad = p["published_outside_ci"].fillna(False).astype(bool).to_numpy()
+            if bad.any():
+                ax.scatter(x[has][bad] + pub_dx[col], p["published"].to_numpy()[bad], s=130, facecolors="none",
+                           edgecolors="k", linewidths=1.2, zorder=5)
+    ax.scatter([], [], s=130, facecolors="none", edgecolors="k", label="published value outside our 95% interval")
+    ax.set_yscale("log")
+    ax.set_ylim(floor, 1.5)
+    ax.set_ylabel("win rate (log scale)")
+    ax.set_title("Buffet et al. 2012, Table 1: minelab (filled, 95% Wilson) beside the published programs (hollow, "
+                 "± as printed)\nBSSUCT and OH: published only (minelab: next issue)", fontsize=9)
+    ax.grid(axis="y", which="both", alpha=0.25)
+    ax.legend(fontsize=7, ncol=2, loc="lower left")
+    dax.axhline(0, color="k", lw=0.8)
+    dax.set_ylabel("minelab - published\n(percentage points)")
+    dax.grid(axis="y", alpha=0.25)
+    if dax.get_legend_handles_labels()[0]:
+        dax.legend(fontsize=7, loc="upper left")
+    dax.set_xticks(range(len(formats)), [lv for _, lv in formats], rotation=30, fontsize=8)
+    dax.set_xlabel("format (rows x cols x mines; first click safe)")
+    fig.tight_layout()
+    return fig

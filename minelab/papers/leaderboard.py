@@ -1,0 +1,449 @@
+"""The leaderboard: every registered agent on the standard levels, beside the strongest
+published results.
+
+Levels 8x8x10, 9x9x10, 16x16x40 and 16x30x99, each under two first-click rules:
+`safe` (the first click never loses; the package's default and every paper's rule) and
+`opening` (the first click is a zero). One function, `leaderboard_win_rates`, returns a
+`PaperResult`: a tidy table (agent, level, rule, games, win rate, Wilson 95% interval,
+training, source), a figure, and the measured rows REPORT.md sets beside
+`data/published/leaderboard.csv` (the strongest published solvers and each seed
+paper's own best numbers on these levels, always labelled "published").
+
+How each agent is measured:
+
+* a plain agent (random, the CSP family, ...) plays `games` games per level and rule
+  (`expert_games` on 16x30x99; `slow_expert_games` for the agents in SLOW_AGENTS), in
+  chunks of CHUNK games. Chunk i of a level is dealt from the same seed for every agent
+  (common random numbers: paired comparisons), and a bigger run reuses a smaller one's
+  chunks from the result cache;
+* a learner is trained first, then measured: a bandit agent through lordeiro2021's
+  `bandit_train` task (train on the level, then test a copy of the trained agent; as in
+  the authors' code the copy keeps learning while it is tested), with the agent making
+  its own first click (`first_move="agent"`: the authors' program instead opens a zero
+  for the agent by reading the mines); any other learner (`marginal`) through this
+  module's `learn_then_play` task, which does the same;
+* the oracle reads the hidden mines (a labelled cheat): it is measured and shown
+  separately, as the ceiling, never ranked with the agents;
+* an agent in SKIP is listed with its reason and not run.
+
+Every agent registered when the function runs is included; nothing registered is left
+out silently.
+"""
+from __future__ import annotations
+
+import copy
+import re
+
+import numpy as np
+import pandas as pd
+
+from ..agents import list_agents, make_agent
+from ..agents.bandit import BanditAgent
+from ..experiments import derive_seed, run_sweep, task_kind
+from ..levels import Level
+from ..runner import MAX_GAMES, play
+from ..stats import wilson
+from . import PaperResult
+from . import lordeiro2021
+
+PAPER = "leaderboard"
+NOTEBOOK = "leaderboard.ipynb"
+MODULE = __name__
+LEVELS = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")
+EXPERT = "16x30x99"
+RULES = ("safe", "opening")
+CHUNK = 5_000  # games per play task: a paper run is resumable chunk by chunk
+BANDIT_PARAMS = {"first_move": "agent"}  # the agent makes its own first click, under the level's rule
+SKIP = {
+    "sa-greedy": "state-action agent (lordeiro2021 Table II): its keys are whole boards of at most 16 cells, "
+                 "so it cannot play these levels",
+}
+# Agents slower than ~50 expert games/s: they play slow_expert_games on 16x30x99. None is
+# now (one core, measured here: csp ~2,300, hcsp ~2,000, gardea-csp ~2,600, best ~230 games/s).
+SLOW_AGENTS: tuple[str, ...] = ()
+
+# Run sizes per profile. paper: 10^5 games (2x10^4 on expert), as asked for the CSP family;
+# learners train 10^6 games on the level (the bandit paper's training size) and are tested
+# on 10^4 games (its test size).
+SIZES = {
+    "smoke": {"games": 20, "expert_games": 10, "slow_expert_games": 4, "train_games": 200,
+              "expert_train_games": 100, "test_games": 20, "expert_test_games": 10},
+    "quick": {"games": 10_000, "expert_games": 2_000, "slow_expert_games": 200, "train_games": 20_000,
+              "expert_train_games": 5_000, "test_games": 2_000, "expert_test_games": 500},
+    "paper": {"games": 100_000, "expert_games": 20_000, "slow_expert_games": 2_000, "train_games": 1_000_000,
+              "expert_train_games": 1_000_000, "test_games": 10_000, "expert_test_games": 10_000},
+}
+_QUANTITY = re.compile(r"^(?P<program>.+) win rate, first click (?P<rule>safe|opening)$")
+
+
+def load_published() -> pd.DataFrame:
+    """data/published/leaderboard.csv, with `program` and `rule` parsed from each quantity."""
+    from .. import report
+
+    df = report.load_published(PAPER)
+    parts = df["quantity"].str.extract(_QUANTITY)
+    if parts.isna().any().any():
+        bad = df.loc[parts.isna().any(axis=1), "quantity"].tolist()
+        raise ValueError(f"leaderboard.csv: quantities must read '<program> win rate, first click <rule>', got {bad}")
+    return df.assign(program=parts["program"], rule=parts["rule"], level=df["item"])
+
+
+def publish(result: PaperResult, profile: str) -> PaperResult:
+    """papers.publish for the leaderboard (see `listed`)."""
+    from . import publish as _publish
+
+    return _publish(result, PAPER, NOTEBOOK, profile)
+
+
+# ---------------------------------------------------------------------- checks
+def check_games(name: str, value) -> int:
+    """A game count: a positive integer (at most the runner's MAX_GAMES); ValueError naming `name` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= MAX_GAMES:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def _names(name: str, values, allowed) -> list[str]:
+    if isinstance(values, str) or not hasattr(values, "__iter__"):
+        raise ValueError(f"{name} must be a list of names, got {values!r}")
+    values = list(values)
+    if not values:
+        raise ValueError(f"{name} is empty")
+    for v in values:
+        if v not in allowed:
+            raise ValueError(f"{name}: {v!r} is not one of {', '.join(allowed)}")
+    if len(set(values)) != len(values):
+        raise ValueError(f"{name} repeats a value: {values!r}")
+    return values
+
+
+def _levels(levels) -> list[str]:
+    if isinstance(levels, str) or not hasattr(levels, "__iter__"):
+        raise ValueError(f"levels must be a list of level strings like '9x9x10', got {levels!r}")
+    out = []
+    for lv in levels:
+        try:
+            level = Level.parse(lv)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"levels: {exc}") from None
+        if level.first_click != "safe":
+            raise ValueError(f"levels: give the board only ({level.rows}x{level.cols}x{level.mines}); "
+                             f"the rules come from `rules`, got {lv!r}")
+        out.append(str(level))
+    if not out:
+        raise ValueError("levels is empty")
+    return out
+
+
+def level_string(level: str, rule: str) -> str:
+    """'8x8x10' under `rule`: '8x8x10' (safe, the default) or '8x8x10:opening'."""
+    return str(Level.parse(f"{level}:{rule}"))
+
+
+# ---------------------------------------------------------------------- play tasks, shared
+def play_tasks(agents, level: str, n_games: int, seed: int, chunk: int = CHUNK,
+               agent_params: dict | None = None) -> list[dict]:
+    """'play' tasks for `agents` on `level`, n_games each, split in chunks of `chunk` games.
+
+    Chunk i's seed derives from (root seed, level, chunk size, i) only: every agent plays
+    the same boards, and a run of more games reuses the chunks of a smaller one."""
+    n_games = check_games("n_games", n_games)
+    sizes = [chunk] * (n_games // chunk) + ([n_games % chunk] if n_games % chunk else [])
+    tasks = []
+    for i, size in enumerate(sizes):
+        s = derive_seed(seed, {"level": level, "n_games": size, "chunk": i})
+        for agent in agents:
+            task = {"kind": "play", "agent": agent, "level": level, "n_games": size, "seed": s}
+            if agent_params and agent_params.get(agent):
+                task["agent_params"] = dict(agent_params[agent])
+            tasks.append(task)
+    return tasks
+
+
+def win_rates(df: pd.DataFrame, by=("agent", "level")) -> pd.DataFrame:
+    """games, wins, win rate and Wilson 95% interval per group of one-row-per-game results."""
+    rows = []
+    for key, part in df.groupby(list(by), sort=False, observed=True):
+        wins, n = int(part["won"].sum()), len(part)
+        lo, hi = wilson(wins, n)
+        rows.append({**dict(zip(by, key if isinstance(key, tuple) else (key,))), "games": n, "wins": wins,
+                     "win_rate": wins / n, "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows, columns=[*by, "games", "wins", "win_rate", "ci_low", "ci_high"])
+
+
+# ---------------------------------------------------------------------- learners other than bandits
+_LEARN_FIELDS = {"kind", "module", "seed", "agent", "level", "train_games", "test_games"}
+
+
+def _check_learn(task: dict) -> None:
+    unknown = sorted(set(task) - _LEARN_FIELDS)
+    if unknown:
+        raise ValueError(f"field {unknown[0]!r} is not a 'learn_then_play' param "
+                         f"(allowed: {', '.join(sorted(_LEARN_FIELDS))})")
+    try:
+        agent = make_agent(task["agent"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"field 'agent': {exc}") from None
+    if not agent.learns:
+        raise ValueError(f"field 'agent': {task['agent']!r} does not learn; use a 'play' task")
+    try:
+        Level.parse(task["level"])
+    except (KeyError, ValueError) as exc:
+        raise ValueError(f"field 'level': {exc}") from None
+    for field in ("train_games", "test_games"):
+        n = task.get(field)
+        if type(n) is not int or not 1 <= n <= MAX_GAMES:
+            raise ValueError(f"field {field!r} must be a positive integer, got {n!r}")
+
+
+@task_kind("learn_then_play", check=_check_learn)
+def learn_then_play_task(params: dict) -> pd.DataFrame:
+    """Train a learner `train_games` games on `level`, then test a copy of it for
+    `test_games` games (the copy keeps learning, like lordeiro2021's tests). One row per
+    test game (game, won, moves) and the training wins as a constant column."""
+    agent = make_agent(params["agent"])
+    train_seed, test_seed = np.random.SeedSequence(params["seed"]).spawn(2)
+    train = play(agent, params["level"], params["train_games"], train_seed, progress=False)
+    test = play(copy.deepcopy(agent), params["level"], params["test_games"], test_seed, progress=False)
+    out = test[["game", "won", "moves"]].copy()
+    out["train_wins"] = int(train["won"].sum())
+    return out
+
+
+# ---------------------------------------------------------------------- who plays how
+def roster(agents=None, skip=None) -> pd.DataFrame:
+    """Every agent (default: all registered) with how it is measured: 'plain', 'bandit'
+    (trained, lordeiro2021's task), 'learner' (trained, learn_then_play), 'cheat' (the
+    oracle: the ceiling) or 'skip' (with the reason)."""
+    skip = SKIP if skip is None else dict(skip)
+    names = list_agents() if agents is None else _names("agents", agents, list_agents())
+    rows = []
+    for name in names:
+        agent = make_agent(name)
+        if name in skip:
+            how, reason = "skip", skip[name]
+        elif agent.cheat:
+            how, reason = "cheat", "reads the hidden mines during play (a labelled cheat): the ceiling, not ranked"
+        elif isinstance(agent, BanditAgent):
+            how, reason = "bandit", ""
+        elif agent.learns:
+            how, reason = "learner", ""
+        else:
+            how, reason = "plain", ""
+        rows.append({"agent": name, "how": how, "reason": reason})
+    return pd.DataFrame(rows, columns=["agent", "how", "reason"])
+
+
+def _sizes(level: str, sizes: dict, slow: bool) -> tuple[int, int, int]:
+    """(games, train_games, test_games) for one level."""
+    if level == EXPERT:
+        return (sizes["slow_expert_games"] if slow else sizes["expert_games"],
+                sizes["expert_train_games"], sizes["expert_test_games"])
+    return sizes["games"], sizes["train_games"], sizes["test_games"]
+
+
+# ---------------------------------------------------------------------- the leaderboard
+def leaderboard_win_rates(games: int = SIZES["quick"]["games"], expert_games: int = SIZES["quick"]["expert_games"],
+                          slow_expert_games: int = SIZES["quick"]["slow_expert_games"],
+                          train_games: int = SIZES["quick"]["train_games"],
+                          expert_train_games: int = SIZES["quick"]["expert_train_games"],
+                          test_games: int = SIZES["quick"]["test_games"],
+                          expert_test_games: int = SIZES["quick"]["expert_test_games"],
+                          seed: int = 0, executor="processes", agents=None, levels=LEVELS, rules=RULES,
+                          slow=SLOW_AGENTS, skip=None) -> PaperResult:
+    """Win rate (Wilson 95%) of every agent on every level and rule, beside the published
+    numbers of data/published/leaderboard.csv. See the module docstring for how each agent
+    is measured; `agents` (default: every registered agent) restricts the roster."""
+    sizes = {k: check_games(k, v) for k, v in dict(
+        games=games, expert_games=expert_games, slow_expert_games=slow_expert_games, train_games=train_games,
+        expert_train_games=expert_train_games, test_games=test_games, expert_test_games=expert_test_games).items()}
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    seed = int(seed)
+    levels = _levels(levels)
+    rules = _names("rules", rules, RULES)
+    who = roster(agents, skip)
+    if isinstance(slow, str) or not hasattr(slow, "__iter__"):
+        raise ValueError(f"slow must be a list of agent names, got {slow!r}")
+    slow = set(slow)
+
+    play_specs, learn_specs = [], {}  # learn_specs: (agent, level, rule) -> task
+    for lv in levels:
+        for rule in rules:
+            ls = level_string(lv, rule)
+            for is_slow in (False, True):
+                names = [r.agent for r in who.itertuples()
+                         if r.how in ("plain", "cheat") and (r.agent in slow) == is_slow]
+                if names:
+                    n, _, _ = _sizes(lv, sizes, is_slow)
+                    play_specs += play_tasks(names, ls, n, seed)
+            _, n_train, n_test = _sizes(lv, sizes, False)
+            for r in who.itertuples():
+                if r.how == "bandit":
+                    learn_specs[(r.agent, lv, rule)] = lordeiro2021.train_spec(
+                        r.agent, BANDIT_PARAMS, [(ls, n_train)], [(ls, n_test)], seed=seed)
+                elif r.how == "learner":
+                    task = {"kind": "learn_then_play", "module": MODULE, "agent": r.agent, "level": ls,
+                            "train_games": n_train, "test_games": n_test}
+                    learn_specs[(r.agent, lv, rule)] = {**task, "seed": derive_seed(seed, task)}
+
+    tasks = play_specs + list(learn_specs.values())
+    df = run_sweep(tasks, executor=executor, progress=len(tasks) > 8) if tasks else pd.DataFrame()
+    rows = []
+    if play_specs:
+        played = df[df["kind"] == "play"]
+        for r in win_rates(played, ("agent", "level")).itertuples(index=False):
+            level = Level.parse(r.level)
+            rows.append({**r._asdict(), "level": f"{level.rows}x{level.cols}x{level.mines}",
+                         "rule": level.first_click, "training": ""})
+    for (agent, lv, rule), task in learn_specs.items():
+        part = df[df["seed"] == task["seed"]]
+        if task["kind"] == "bandit_train":
+            test = part[part["part"] == "test"]
+            train = part[part["part"] == "train"]
+            train_wins = int(train["wins"].sum())
+        else:
+            test, train_wins = part, int(part["train_wins"].iloc[0])
+        n_train = task["schedule"][0][1] if task["kind"] == "bandit_train" else task["train_games"]
+        wins, n = int(test["won"].sum()), len(test)
+        lo, hi = wilson(wins, n)
+        extra = ", own first click" if task["kind"] == "bandit_train" else ""
+        rows.append({"agent": agent, "level": lv, "rule": rule, "games": n, "wins": wins, "win_rate": wins / n,
+                     "ci_low": lo, "ci_high": hi,
+                     "training": f"trained {n_train:,} games on {level_string(lv, rule)} "
+                                 f"(training win rate {train_wins / n_train:.3f}){extra}; tested on a copy "
+                                 "that keeps learning"})
+    measured = pd.DataFrame(rows, columns=["agent", "level", "rule", "games", "wins", "win_rate", "ci_low",
+                                           "ci_high", "training"])
+    how = dict(zip(who["agent"], who["how"]))
+    reason = dict(zip(who["agent"], who["reason"]))
+    measured["kind"] = ["cheat (ceiling)" if how[a] == "cheat" else "minelab" for a in measured["agent"]]
+    measured["source"] = "minelab"
+    measured["note"] = [reason[a] if how[a] == "cheat" else
+                        ("slow agent: fewer games on expert" if a in slow and lv == EXPERT else "")
+                        for a, lv in zip(measured["agent"], measured["level"])]
+    skipped = pd.DataFrame([{"agent": r.agent, "level": lv, "rule": rule, "kind": "skipped", "source": "minelab",
+                             "note": r.reason} for r in who.itertuples() if r.how == "skip"
+                            for lv in levels for rule in rules])
+    pub = load_published()
+    pub = pub[pub["level"].isin(levels) & pub["rule"].isin(rules)]
+    published = pd.DataFrame({"agent": pub["program"], "level": pub["level"], "rule": pub["rule"],
+                              "games": pub["games"], "win_rate": pub["value"], "ci_low": pub["ci_low"],
+                              "ci_high": pub["ci_high"], "kind": "published", "source": pub["source"],
+                              "note": pub["note"]})
+    table = pd.concat([t for t in (measured, skipped, published) if not t.empty], ignore_index=True)
+    table = _order(table, levels, rules)
+    cols = ["level", "rule", "agent", "kind", "games", "wins", "win_rate", "ci_low", "ci_high", "training",
+            "source", "note"]
+    table = table.reindex(columns=cols)
+    table["games"] = table["games"].astype("Int64")
+    table["wins"] = table["wins"].astype("Int64")
+    table["training"] = table["training"].fillna("")
+
+    fig = _figure(table, levels, rules)
+    out = []
+    for r in table[table["kind"] != "published"].dropna(subset=["win_rate"]).itertuples():
+        out.append({"item": r.level, "quantity": f"{r.agent} win rate, first click {r.rule}", "value": r.win_rate,
+                    "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games),
+                    "note": "; ".join(x for x in (r.training, r.note) if x)})
+    return PaperResult("leaderboard_win_rates", fig, table, out)
+
+
+def _order(table: pd.DataFrame, levels, rules) -> pd.DataFrame:
+    kinds = {"minelab": 0, "published": 1, "cheat (ceiling)": 2, "skipped": 3}
+    t = table.assign(_l=table["level"].map({lv: i for i, lv in enumerate(levels)}),
+                     _r=table["rule"].map({r: i for i, r in enumerate(rules)}),
+                     _k=table["kind"].map(kinds), _w=-table["win_rate"].fillna(-1))
+    return t.sort_values(["_l", "_r", "_k", "_w"], kind="stable").drop(columns=["_l", "_r", "_k", "_w"]) \
+        .reset_index(drop=True)
+
+
+def _figure(table: pd.DataFrame, levels, rules):
+    import matplotlib.pyplot as plt
+
+    colors = {"safe": "C0", "opening": "C3"}
+    n = len(levels)
+    ncols = 2 if n > 1 else 1
+    nrows = (n + ncols - 1) // ncols
+    shown = table[table["kind"].isin(["minelab", "published"])]
+    height = max(3.0, 0.32 * shown.groupby("level")["agent"].nunique().max() + 1.5) if not shown.empty else 3.0
+    fig, axes = plt.subplots(nrows, ncols, figsize=(7 * ncols, height * nrows), squeeze=False)
+    for ax in axes.ravel()[n:]:
+        ax.set_visible(False)
+    offset = {r: (i - (len(rules) - 1) / 2) * 0.3 for i, r in enumerate(rules)}
+    for ax, lv in zip(axes.ravel(), levels):
+        part = shown[shown["level"] == lv]
+        ours = list(dict.fromkeys(part.loc[part["kind"] == "minelab", "agent"]))
+        theirs = list(dict.fromkeys(part.loc[part["kind"] == "published", "agent"]))
+        entries = [("minelab", a) for a in ours] + [("published", a) for a in theirs]
+        for y, (kind, name) in enumerate(entries):
+            for rule in rules:
+                r = part[(part["kind"] == kind) & (part["agent"] == name) & (part["rule"] == rule)]
+                if r.empty:
+                    continue
+                r = r.iloc[0]
+                lo = r.win_rate - r.ci_low if pd.notna(r.ci_low) else 0.0
+                hi = r.ci_high - r.win_rate if pd.notna(r.ci_high) else 0.0
+                face = colors[rule] if kind == "minelab" else "white"
+                ax.errorbar(r.win_rate, y + offset[rule], xerr=[[max(lo, 0)], [max(hi, 0)]],
+                            fmt="o" if kind == "minelab" else "D", ms=5, capsize=2, color=colors[rule],
+                            mfc=face, label=f"{'minelab' if kind == 'minelab' else 'published'}, first click {rule}")
+        ceiling = table[(table["level"] == lv) & (table["kind"] == "cheat (ceiling)")]
+        for r in ceiling.itertuples():
+            ax.axvline(r.win_rate, color="grey", ls="--", lw=1, label=f"{r.agent} (cheat): the ceiling")
+        ax.set_yticks(range(len(entries)),
+                      [name if kind == "minelab" else f"{name} (published)" for kind, name in entries], fontsize=7)
+        ax.invert_yaxis()
+        ax.set_xlim(-0.02, 1.02)
+        ax.set_xlabel("win rate (95% Wilson interval; published: as printed)", fontsize=8)
+        ax.set_title(lv, fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
+    handles = {}
+    for ax in axes.ravel()[:n]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
+    if handles:
+        fig.legend(handles.values(), handles.keys(), fontsize=8, loc="lower center", ncol=min(3, len(handles)),
+                   bbox_to_anchor=(0.5, 0.0))
+    fig.suptitle("Leaderboard: minelab agents (filled) beside published solvers (hollow, labelled published)",
+                 fontsize=10)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    return fig
+
+
+def summary(table: pd.DataFrame) -> pd.DataFrame:
+    """The leaderboard at a glance: one row per agent (minelab's, then the published
+    programs, then the cheat), one column per level and rule: win rate in % with its
+    95% interval (published: as printed). Game counts are in the tidy table."""
+    kinds = ["minelab", "published", "cheat (ceiling)"]
+    t = table[table["kind"].isin(kinds) & table["win_rate"].notna()].copy()
+
+    def cell(r):
+        text = f"{100 * r.win_rate:.1f}"
+        if pd.notna(r.ci_low) and pd.notna(r.ci_high):
+            text += f" ({100 * r.ci_low:.1f}-{100 * r.ci_high:.1f})"
+        return text
+
+    t["cell"] = [cell(r) for r in t.itertuples()]
+    t["who"] = [a if k == "minelab" else f"{a} ({'published' if k == 'published' else 'cheat'})"
+                for a, k in zip(t["agent"], t["kind"])]
+    t["column"] = t["level"] + ", " + t["rule"]
+    columns = list(dict.fromkeys(t["column"]))
+    t["_k"] = t["kind"].map({k: i for i, k in enumerate(kinds)})
+    rows = list(dict.fromkeys(t.sort_values("_k", kind="stable")["who"]))
+    wide = t.pivot_table(index="who", columns="column", values="cell", aggfunc="first")
+    return wide.reindex(index=rows, columns=columns).fillna("").rename_axis(index="agent", columns=None)
+
+
+def compare() -> pd.DataFrame:
+    """report.compare for the leaderboard: published beside measured, by (level, quantity)."""
+    from .. import report
+
+    return report.compare(PAPER)
+
+
+def training_sizes(profile: str) -> str:
+    """One line saying how the learners are trained at `profile`."""
+    s = SIZES[profile]
+    return (f"learners train {s['train_games']:,} games on each level ({s['expert_train_games']:,} on {EXPERT}) "
+            f"and are tested on {s['test_games']:,} ({s['expert_test_games']:,})")

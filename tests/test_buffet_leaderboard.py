@@ -1,0 +1,195 @@
+"""Buffet 2012 Table 1 and the leaderboard: published data, table rows, run sizes, errors."""
+import matplotlib
+
+matplotlib.use("Agg")
+import pytest  # noqa: E402
+
+import minelab as ml  # noqa: E402
+from minelab import report  # noqa: E402
+from minelab.experiments import validate_tasks  # noqa: E402
+from minelab.papers import buffet2012 as buffet, leaderboard as board  # noqa: E402
+from minelab.profiles import PROFILES, resolve_params  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def results_in_tmp(tmp_path, monkeypatch):
+    monkeypatch.setenv("MINELAB_RESULTS", str(tmp_path / "results"))
+    monkeypatch.setenv("MINELAB_FIGURES_DIR", str(tmp_path / "figures"))
+
+
+# --------------------------------------------------------------------------- published data
+def test_buffet_published_table1_loads_with_every_printed_value():
+    df = report.load_published("buffet2012")
+    assert (df["item"] == "Table 1").all() and df["value"].between(0, 1).all()
+    pub = buffet.published()
+    counts = pub.groupby("column").size().to_dict()
+    # blanks where the paper prints none: 1x3 (HCSP), 8x8 (CSP-PGMS), 8x8 and bigger (BSSUCT)
+    assert counts == {"CSP-PGMS": 10, "HCSP": 10, "BSSUCT": 7, "OH": 11}
+    cell = pub.set_index(["level", "column"])
+    assert cell.loc[("9x9x10", "HCSP"), "value"] == pytest.approx(0.905)
+    assert cell.loc[("16x30x99", "HCSP"), "games"] == 10_000
+    assert cell.loc[("16x16x40", "HCSP"), ["ci_low", "ci_high"]].tolist() == pytest.approx([0.760, 0.768])
+    assert cell.loc[("16x30x99", "OH"), ["ci_low", "ci_high"]].tolist() == pytest.approx([0.369, 0.405])
+    assert ("8x8x10", "CSP-PGMS") not in cell.index and ("1x3x1", "HCSP") not in cell.index
+
+
+def test_leaderboard_published_numbers_load_and_parse():
+    df = board.load_published()
+    assert set(df["level"]) == set(board.LEVELS) and set(df["rule"]) <= set(board.RULES)
+    got = df.set_index(["level", "program", "rule"])["value"]
+    assert got[("8x8x10", "PSEQ-D256", "safe")] == pytest.approx(0.8177)
+    assert got[("9x9x10", "PSEQ-D256", "safe")] == pytest.approx(0.9169)
+    assert got[("16x16x40", "PSEQ-D256", "safe")] == pytest.approx(0.7823)
+    assert got[("16x30x99", "Hill's solver", "safe")] == pytest.approx(0.4113)
+    assert got[("16x30x99", "Hill's solver", "opening")] == pytest.approx(0.543)
+    assert (df["source"] != "").all()
+
+
+# --------------------------------------------------------------------------- run sizes
+@pytest.mark.parametrize("module", [buffet, board], ids=["buffet2012", "leaderboard"])
+def test_profile_sizes_are_valid_and_ordered(module):
+    assert set(module.SIZES) == set(PROFILES)
+    keys = set(module.SIZES["quick"])
+    for profile in PROFILES:
+        assert set(module.SIZES[profile]) == keys
+        run = resolve_params(module.SIZES, profile, 0)
+        assert all(isinstance(run[k], int) and run[k] >= 1 for k in keys)
+    for k in keys:
+        assert module.SIZES["smoke"][k] <= module.SIZES["quick"][k] <= module.SIZES["paper"][k]
+    with pytest.raises(ValueError, match="games must be a positive integer"):
+        resolve_params(module.SIZES, "quick", 0, {"games": 0})
+
+
+def test_paper_profiles_are_the_papers_sizes():
+    assert buffet.SIZES["paper"] == {"games": 100_000, "expert_games": 10_000}
+    assert board.SIZES["paper"]["games"] == 100_000 and board.SIZES["paper"]["expert_games"] == 20_000
+
+
+# --------------------------------------------------------------------------- tables
+def test_table1_has_every_format_and_column():
+    res = buffet.table1_win_rates(games=6, expert_games=3, seed=1, executor="serial",
+                                  agents={"CSP-PGMS": "random", "HCSP": "not-an-agent"})
+    t = res.table
+    assert len(t) == 11 * 4
+    assert list(dict.fromkeys(t["level"])) == [lv for _, lv in buffet.FORMATS]
+    by = t.set_index(["level", "column"])
+    assert (by.xs("BSSUCT", level="column")["status"] == "next issue").all()
+    assert (by.xs("OH", level="column")["status"] == "next issue").all()
+    assert (by.xs("HCSP", level="column")["status"] == "agent 'not-an-agent' not registered yet").all()
+    csp = by.xs("CSP-PGMS", level="column")
+    assert (csp["status"] == "measured").all()
+    assert csp.loc["16x30x99", "games"] == 3 and csp.loc["4x4x4", "games"] == 6
+    assert (csp["ci_low"] <= csp["win_rate"]).all() and (csp["win_rate"] <= csp["ci_high"]).all()
+    assert by.loc[("1x3x1", "CSP-PGMS"), "published"] == 1.0
+    # measured rows pair with the published ones in REPORT.md: same item and quantity
+    assert {m["quantity"] for m in res.measured} == {buffet.quantity("CSP-PGMS", lv) for _, lv in buffet.FORMATS}
+    assert all("standing in" in m["note"] for m in res.measured)
+    layout = buffet.table1_layout(t)
+    assert len(layout) == 11 and (layout["OH minelab"] == "next issue").all()
+    assert res.figure is not None
+
+
+def test_table1_measures_csp_and_hcsp_on_the_same_boards():
+    if not {"csp", "hcsp"} <= set(ml.list_agents()):
+        pytest.skip("csp / hcsp not registered yet")
+    res = buffet.table1_win_rates(games=20, expert_games=2, seed=0, executor="serial", formats=["1x3x1", "4x4x4"])
+    t = res.table.set_index(["level", "column"])
+    assert t.loc[("1x3x1", "CSP-PGMS"), "win_rate"] == 1.0  # a corner click on 1x3x1 always wins
+    assert t.loc[("4x4x4", "HCSP"), "status"] == "measured"
+    published = set(report.load_published("buffet2012")["quantity"])
+    assert {m["quantity"] for m in res.measured} <= published | {buffet.quantity("HCSP", "1x3x1")}
+
+
+def test_leaderboard_has_every_level_and_rule_for_every_agent():
+    agents = ["random", "oracle", "sa-greedy", "greedy-mab", "marginal"]
+    sizes = dict(board.SIZES["smoke"], games=6, expert_games=3, slow_expert_games=2, train_games=20,
+                 expert_train_games=5, test_games=4, expert_test_games=2)
+    res = board.leaderboard_win_rates(**sizes, seed=2, executor="serial", agents=agents, slow=["oracle"])
+    t = res.table
+    ours = t[t["kind"] != "published"]
+    assert len(ours) == len(agents) * len(board.LEVELS) * len(board.RULES)
+    for agent in agents:
+        part = ours[ours["agent"] == agent]
+        assert set(zip(part["level"], part["rule"])) == {(lv, r) for lv in board.LEVELS for r in board.RULES}
+    kind = ours.groupby("agent")["kind"].first()
+    assert kind["oracle"] == "cheat (ceiling)" and kind["sa-greedy"] == "skipped" and kind["random"] == "minelab"
+    assert (ours.loc[ours["agent"] == "oracle", "win_rate"] == 1.0).all()
+    assert ours.loc[ours["agent"] == "sa-greedy", "note"].str.contains("16 cells").all()
+    games = ours.set_index(["agent", "level", "rule"])["games"]
+    assert games[("random", "8x8x10", "safe")] == 6 and games[("random", "16x30x99", "opening")] == 3
+    assert games[("oracle", "16x30x99", "safe")] == 2 and games[("oracle", "9x9x10", "safe")] == 6  # slow
+    assert games[("greedy-mab", "9x9x10", "opening")] == 4 and games[("marginal", "16x30x99", "safe")] == 2
+    learner = ours[ours["agent"].isin(["greedy-mab", "marginal"])]
+    assert learner["training"].str.startswith("trained ").all()
+    assert learner.loc[learner["level"] == "16x30x99", "training"].str.contains("trained 5 games").all()
+    # published rows are there, labelled, and the measured rows use the published quantities' form
+    pub = t[t["kind"] == "published"]
+    assert len(pub) == len(board.load_published())
+    quantities = {(m["item"], m["quantity"]) for m in res.measured}
+    assert ("16x30x99", "random win rate, first click opening") in quantities
+    assert not any("sa-greedy" in q for _, q in quantities)
+    summary = board.summary(t)
+    assert "random" in summary.index and "PSEQ-D256 (published)" in summary.index
+    assert list(summary.columns)[:2] == ["8x8x10, safe", "8x8x10, opening"]
+    board.publish(res, "smoke")
+    assert not board.compare().empty
+
+
+def test_roster_lists_every_registered_agent():
+    who = board.roster()
+    assert list(who["agent"]) == ml.list_agents()
+    how = who.set_index("agent")["how"]
+    assert how["oracle"] == "cheat" and how["sa-greedy"] == "skip" and how["greedy-mab"] == "bandit"
+    assert how["marginal"] == "learner" and how["random"] == "plain"
+
+
+def test_play_tasks_share_boards_across_agents_and_sizes():
+    quick = board.play_tasks(["a", "b"], "9x9x10", 10_000, seed=3)
+    paper = board.play_tasks(["a", "b"], "9x9x10", 100_000, seed=3)
+    assert len(quick) == 4 and len(paper) == 40
+    assert quick[0]["seed"] == quick[1]["seed"] != quick[2]["seed"]
+    assert quick == paper[:4]  # a paper run reuses the quick run's chunks
+    odd = board.play_tasks(["a"], "9x9x10", 12_345, seed=3)
+    assert [t["n_games"] for t in odd] == [5_000, 5_000, 2_345]
+
+
+# --------------------------------------------------------------------------- errors
+@pytest.mark.parametrize("kwargs, needle", [
+    ({"games": 0}, "games must be a positive integer"),
+    ({"expert_games": "many"}, "expert_games must be a positive integer"),
+    ({"seed": -1}, "seed must be a non-negative integer"),
+    ({"agents": {"BSSUCT": "csp"}}, "is not one minelab measures"),
+    ({"agents": ["csp"]}, "agents must be a dict"),
+    ({"formats": ["7x7x7"]}, "not a Table 1 format"),
+])
+def test_table1_rejects_bad_parameters(kwargs, needle):
+    with pytest.raises(ValueError, match=needle):
+        buffet.table1_win_rates(executor="serial", **kwargs)
+
+
+@pytest.mark.parametrize("kwargs, needle", [
+    ({"games": -3}, "games must be a positive integer"),
+    ({"train_games": 1.5}, "train_games must be a positive integer"),
+    ({"seed": "zero"}, "seed must be a non-negative integer"),
+    ({"agents": ["no-such-agent"]}, "is not one of"),
+    ({"agents": "random"}, "agents must be a list"),
+    ({"rules": ["none"]}, "rules: 'none' is not one of"),
+    ({"levels": ["8x8x10:opening"]}, "the rules come from `rules`"),
+    ({"levels": ["8x8"]}, "levels:"),
+    ({"slow": "best"}, "slow must be a list of agent names"),
+])
+def test_leaderboard_rejects_bad_parameters(kwargs, needle):
+    with pytest.raises(ValueError, match=needle):
+        board.leaderboard_win_rates(executor="serial", **kwargs)
+
+
+def test_learn_then_play_task_is_checked():
+    base = {"kind": "learn_then_play", "module": board.MODULE, "agent": "marginal", "level": "9x9x10",
+            "train_games": 10, "test_games": 5, "seed": 1}
+    validate_tasks([base])
+    with pytest.raises(ValueError, match="does not learn"):
+        validate_tasks([{**base, "agent": "random"}])
+    with pytest.raises(ValueError, match="'test_games' must be a positive integer"):
+        validate_tasks([{**base, "test_games": 0}])
+    with pytest.raises(ValueError, match="not a 'learn_then_play' param"):
+        validate_tasks([{**base, "flood": False}])
