@@ -111,6 +111,35 @@ def _log_binom(logfact, n, k):
 
 
 @kernel
+def number_need(view, known, nbr, nbr_count, i):
+    """(mines still needed around revealed cell i, its unrevealed neighbours not known to be mines)."""
+    need = np.int64(view[i])
+    free = 0
+    for a in range(nbr_count[i]):
+        j = nbr[i, a]
+        if view[j] < 0:
+            if known[j]:
+                need -= 1
+            else:
+                free += 1
+    return need, free
+
+
+@kernel
+def _record_solution(m, w, W, woff, E, E_off, kmin, kmax, order, s0, nb, kst):
+    """Add one full assignment of the component (m mines, weight w) to its tallies."""
+    W[woff + m] += w
+    for q in range(nb):
+        k = kst[q]
+        e = E_off[order[s0 + q]] + m
+        E[e] += w * k
+        if k < kmin[e]:
+            kmin[e] = k
+        if k > kmax[e]:
+            kmax[e] = k
+
+
+@kernel
 def solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain, stats):
     """Probabilities for `view` (int8[n]: COVERED/FLAGGED/0..8) with `mines` in total.
 
@@ -150,15 +179,7 @@ def solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain
         v = view[i]
         if v < 0:
             continue
-        need = v
-        free = 0
-        for a in range(nbr_count[i]):
-            j = nbr[i, a]
-            if view[j] < 0:
-                if known[j]:
-                    need -= 1
-                else:
-                    free += 1
+        need, free = number_need(view, known, nbr, nbr_count, i)
         if need < 0 or need > free:
             return INCONSISTENT
         if free > 0:
@@ -327,17 +348,7 @@ def solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain
                 else:
                     d -= 1  # nothing fits here: next value of the parent
             if leaf:
-                m = mst[nb]
-                w = wst[nb]
-                W[woff + m] += w
-                for q in range(nb):
-                    k = kst[q]
-                    e = E_off[order[s0 + q]] + m
-                    E[e] += w * k
-                    if k < kmin[e]:
-                        kmin[e] = k
-                    if k > kmax[e]:
-                        kmax[e] = k
+                _record_solution(mst[nb], wst[nb], W, woff, E, E_off, kmin, kmax, order, s0, nb, kst)
             if nodes > max_work:
                 comp_fallback[comp] = 1
                 break
@@ -368,18 +379,8 @@ def solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain
                 enter = True
             else:
                 enter = False
-                # the last box changed value: record that leaf, then advance again
-                m = mst[nb]
-                w = wst[nb]
-                W[woff + m] += w
-                for q in range(nb):
-                    k = kst[q]
-                    e = E_off[order[s0 + q]] + m
-                    E[e] += w * k
-                    if k < kmin[e]:
-                        kmin[e] = k
-                    if k > kmax[e]:
-                        kmax[e] = k
+                # the last box changed value: record that solution, then advance again
+                _record_solution(mst[nb], wst[nb], W, woff, E, E_off, kmin, kmax, order, s0, nb, kst)
         nodes_total += nodes
 
         if comp_fallback[comp]:

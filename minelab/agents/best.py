@@ -44,7 +44,7 @@ from numba.typed import Dict
 
 from ..cells import FLAGGED, REVEAL
 from ..engine import ST_STATUS, begin_game, record_game
-from ..probability import CERTAIN_SAFE, DEFAULT_MAX_WORK, OK, Workspace, solve_kernel
+from ..probability import CERTAIN_SAFE, DEFAULT_MAX_WORK, OK, Workspace, number_need, solve_kernel
 from .base import register
 from .csp import TIE_FRONTIER, CSPAgent, SolverState, apply_decision, certain_moves, frontier_distance
 
@@ -107,17 +107,7 @@ def enumerate_layouts(view, known, remaining, nbr, nbr_count, ucells, n_u, assig
         con_need[i] = 0
         con_free[i] = 0
         if view[i] >= 0:
-            need = view[i]
-            free = 0
-            for a in range(nbr_count[i]):
-                j = nbr[i, a]
-                if view[j] < 0:
-                    if known[j]:
-                        need -= 1
-                    else:
-                        free += 1
-            con_need[i] = need
-            con_free[i] = free
+            con_need[i], con_free[i] = number_need(view, known, nbr, nbr_count, i)
     count = 0
     d = 0
     mines_left = remaining
