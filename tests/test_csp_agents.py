@@ -264,3 +264,17 @@ def test_decision_on_a_finished_game_is_refused():
     assert game.won
     with pytest.raises(ValueError, match="in progress"):
         ml.make_agent("csp").decision(game)
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_first_click_option(name):
+    game = ml.Game("9x9x10", seed=3)
+    assert ml.make_agent(name, first_click="centre").choose(game) == ml.Move(REVEAL, 4, 4)
+    assert ml.make_agent(name, first_click=(2, 3)).choose(game) == ml.Move(REVEAL, 2, 3)
+    with pytest.raises(ValueError, match="off the 9x9 board"):
+        ml.make_agent(name, first_click=(9, 0)).choose(game)
+    for bad in ("middle", (1,), (-1, 2), (True, 0)):
+        with pytest.raises(ValueError, match="first_click must be"):
+            ml.make_agent(name, first_click=bad)
+    df = ml.play(ml.make_agent(name, first_click="centre"), "9x9x10", 50, seed=1, progress=False)
+    assert len(df) == 50

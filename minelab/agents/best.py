@@ -415,7 +415,7 @@ def lookahead_score(view, known, mines, nbr, nbr_count, cell, p_mine, log_z, ws2
 
 @njit(cache=True)
 def best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, moves, dist, queue, tied, max_work,
-                rng, ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome, pos, assign, con_need,
+                first, rng, ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome, pos, assign, con_need,
                 con_free, endgame_layouts, endgame_budget, max_candidates, guess_rule, margin, tie_order):
     """One decision of `best` (moves[:k]); stats[3] = 1 for a guess, stats[4] = 1 when the
     endgame search decided, stats[5] = 1 when it ran out of budget."""
@@ -430,7 +430,7 @@ def best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, mo
             break
     if not any_revealed:
         moves[0, 0] = REVEAL
-        moves[0, 1] = 0
+        moves[0, 1] = first
         return 1
     code = solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain, stats)
     if code != OK:
@@ -566,7 +566,7 @@ def best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, mo
 
 @njit(cache=True)
 def best_batch(gs, n_games, deal_rng, agent_rng, ws, known, prob, certain, stats, moves, dist, queue, tied, max_work,
-               ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome, pos, assign, con_need, con_free,
+               first, ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome, pos, assign, con_need, con_free,
                endgame_layouts, endgame_budget, max_candidates, guess_rule, margin, tie_order, out):
     st = gs[1]
     view = gs[4]
@@ -582,7 +582,7 @@ def best_batch(gs, n_games, deal_rng, agent_rng, ws, known, prob, certain, stats
         aborts = 0
         while st[ST_STATUS] == 0:
             k = best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, moves, dist, queue, tied,
-                            max_work, agent_rng, ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome,
+                            max_work, first, agent_rng, ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome,
                             pos, assign, con_need, con_free, endgame_layouts, endgame_budget, max_candidates,
                             guess_rule, margin, tie_order)
             if k < 0:
@@ -610,8 +610,9 @@ class BestAgent(CSPAgent):
 
     def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, endgame_layouts: int = ENDGAME_LAYOUTS,
                  endgame_budget: int = ENDGAME_BUDGET, max_candidates: int = MAX_CANDIDATES,
-                 guess_rule: str = "two-step", margin: float = 0.0, tie_order: str = "corners"):
-        super().__init__(seed, max_work)
+                 guess_rule: str = "two-step", margin: float = 0.0, tie_order: str = "corners",
+                 first_click="corner"):
+        super().__init__(seed, max_work, first_click)
         if guess_rule not in GUESS_RULES:
             raise ValueError(f"guess_rule must be one of {', '.join(GUESS_RULES)}; got {guess_rule!r}")
         if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 1:  # pseq only
@@ -661,7 +662,8 @@ class BestAgent(CSPAgent):
         s = self.state(game.level.cells, game.level.mines)
         s.known[:] = view == FLAGGED
         k = best_decide(view, game.level.mines, gs[6], gs[7], s.ws.arrays, s.known, s.prob, s.certain, s.stats,
-                        s.moves, s.dist, s.queue, s.tied, self.max_work, self.rng, *self._args(s))
+                        s.moves, s.dist, s.queue, s.tied, self.max_work,
+                        self.first_cell(game.level.rows, game.level.cols), self.rng, *self._args(s))
         if k < 0:
             raise ValueError("inconsistent position: the flags on the board contradict the numbers")
         return [(int(s.moves[q, 0]), int(s.moves[q, 1])) for q in range(k)]
@@ -670,4 +672,5 @@ class BestAgent(CSPAgent):
         spec = gs[0]
         s = self.state(int(spec[0] * spec[1]), int(spec[2]))
         best_batch(gs, n_games, deal_rng, self.rng, s.ws.arrays, s.known, s.prob, s.certain, s.stats, s.moves,
-                   s.dist, s.queue, s.tied, self.max_work, *self._args(s), out)
+                   s.dist, s.queue, s.tied, self.max_work, self.first_cell(int(spec[0]), int(spec[1])), *self._args(s),
+                   out)

@@ -1,6 +1,7 @@
 """Exact-probability solvers: `csp` and `hcsp` (Buffet et al. 2012, Table 1's CSP and HCSP).
 
-Both open in the top-left corner, then at every decision:
+Both open in the top-left corner (`first_click="corner"`, the papers' opening; or
+"centre", or a (row, col) pair), then at every decision:
 1. solve the position exactly (`minelab.probability`; the agent's own flags are its
    certain mines, so they leave the constraints),
 2. if some covered cells are certainly safe, reveal all of them and flag every certain
@@ -123,7 +124,7 @@ def certain_moves(view, known, certain, moves):
 
 @kernel
 def csp_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, moves, dist, queue, tied,
-               tie_rule, max_work, rng):
+               tie_rule, first, max_work, rng):
     """One decision: moves[:k] (certain moves, or one guess). known = the agent's flags."""
     n = view.shape[0]
     any_revealed = False
@@ -134,7 +135,7 @@ def csp_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, mov
     stats[3] = 0.0
     if not any_revealed:
         moves[0, 0] = REVEAL
-        moves[0, 1] = 0  # the top-left corner
+        moves[0, 1] = first  # the opening cell (the top-left corner by default)
         return 1
     code = solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain, stats)
     if code != OK:
@@ -168,7 +169,7 @@ def apply_decision(gs, moves, k, known, deal_rng):
 
 @kernel
 def csp_batch(gs, n_games, deal_rng, agent_rng, ws, known, prob, certain, stats, moves, dist, queue, tied,
-              tie_rule, max_work, out):
+              tie_rule, first, max_work, out):
     st = gs[1]
     view = gs[4]
     mines = gs[0][2]
@@ -181,7 +182,7 @@ def csp_batch(gs, n_games, deal_rng, agent_rng, ws, known, prob, certain, stats,
         guesses = 0
         while st[ST_STATUS] == 0:
             k = csp_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, moves, dist, queue,
-                           tied, tie_rule, max_work, agent_rng)
+                           tied, tie_rule, first, max_work, agent_rng)
             if k < 0:
                 break  # inconsistent position: cannot happen with the agent's own flags
             fallbacks += int(stats[1])
@@ -193,6 +194,17 @@ def csp_batch(gs, n_games, deal_rng, agent_rng, ws, known, prob, certain, stats,
         out[g, 7] = fallbacks
 
 
+def _check_first_click(first_click):
+    """"corner" (the top-left cell: the papers' opening), "centre", or a (row, col) pair."""
+    if first_click in ("corner", "centre"):
+        return first_click
+    if (isinstance(first_click, (tuple, list)) and len(first_click) == 2
+            and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 0 for v in first_click)):
+        return (int(first_click[0]), int(first_click[1]))
+    raise ValueError(f"first_click must be 'corner', 'centre' or a (row, col) pair of non-negative integers, "
+                     f"got {first_click!r}")
+
+
 @register
 class CSPAgent(Agent):
     """Exact probabilities; certain moves first, else the least probable mine (ties at random)."""
@@ -201,15 +213,30 @@ class CSPAgent(Agent):
     tie_rule = TIE_RANDOM
     extra_fields = ("guesses", "fallbacks")
 
-    def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK):
+    def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, first_click="corner"):
         super().__init__(seed)
         if isinstance(max_work, bool) or not isinstance(max_work, (int, np.integer)) or max_work < 1:
             raise ValueError(f"max_work must be a positive integer, got {max_work!r}")
         self.max_work = int(max_work)
+        self.first_click = _check_first_click(first_click)
         self._states: dict[tuple[int, int], SolverState] = {}
 
     def params(self) -> dict:
-        return {} if self.max_work == DEFAULT_MAX_WORK else {"max_work": self.max_work}
+        out = {} if self.max_work == DEFAULT_MAX_WORK else {"max_work": self.max_work}
+        if self.first_click != "corner":
+            out["first_click"] = self.first_click
+        return out
+
+    def first_cell(self, rows: int, cols: int) -> int:
+        """The flat index of the opening click on a rows x cols board."""
+        if self.first_click == "corner":
+            return 0
+        if self.first_click == "centre":
+            return (rows // 2) * cols + cols // 2
+        r, c = self.first_click
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise ValueError(f"first_click {self.first_click} is off the {rows}x{cols} board")
+        return r * cols + c
 
     def state(self, cells: int, mines: int) -> SolverState:
         key = (cells, mines)
@@ -227,7 +254,8 @@ class CSPAgent(Agent):
         s = self.state(game.level.cells, game.level.mines)
         s.known[:] = view == FLAGGED  # the agent's flags are its certain mines
         k = csp_decide(view, game.level.mines, gs[6], gs[7], s.ws.arrays, s.known, s.prob, s.certain, s.stats,
-                       s.moves, s.dist, s.queue, s.tied, self.tie_rule, self.max_work, self.rng)
+                       s.moves, s.dist, s.queue, s.tied, self.tie_rule, self.first_cell(game.level.rows, game.level.cols),
+                       self.max_work, self.rng)
         if k < 0:
             raise ValueError("inconsistent position: the flags on the board contradict the numbers")
         return [(int(s.moves[q, 0]), int(s.moves[q, 1])) for q in range(k)]
@@ -253,7 +281,8 @@ class CSPAgent(Agent):
         spec = gs[0]
         s = self.state(int(spec[0] * spec[1]), int(spec[2]))
         csp_batch(gs, n_games, deal_rng, self.rng, s.ws.arrays, s.known, s.prob, s.certain, s.stats, s.moves,
-                  s.dist, s.queue, s.tied, self.tie_rule, self.max_work, out)
+                  s.dist, s.queue, s.tied, self.tie_rule, self.first_cell(int(spec[0]), int(spec[1])), self.max_work,
+                  out)
 
 
 @register
