@@ -15,26 +15,31 @@ written here from scratch:
    work; past it the lookahead below decides (counted in `endgame_aborts`).
 3. Forced 50/50: a component of two cells holding exactly one mine, with no unrevealed
    neighbour outside it, can never be resolved by information: it is guessed at once.
-4. Otherwise a one-step lookahead among the safest cells. For each candidate c and each
-   number v it can show, the position with c revealed as v is solved exactly:
-   P(v | c safe) from the layout counts, "progress" when that position has a certain
-   safe cell, else the safety of its best next guess. The score
+4. Otherwise a guess among the safest cells, each candidate c looked at one step
+   ahead: for each number v it can show, the position with c revealed as v is solved
+   exactly, giving P(v | c safe) (from the layout counts), whether that position has a
+   certain safe cell ("progress"), how many, and the safety of its best next guess.
+   The default rule, `guess_rule="pseq"` (the tie-break the PSEQ solver is described
+   with): among cells within `margin` (0.01) of the least mine probability, the highest
+   probability of progress, then the most expected certain cells, then the highest
+   entropy of the number shown, then the safer cell.
+   The other rule, "two-step", trades safety for information: the score
        P(c safe) * sum_v P(v | c safe) * (1 if progress else best next safety)
-   is the chance to survive this guess and the next (progress counts as surviving).
-   Candidates are taken safest first and the search stops when a candidate's safety
-   cannot beat the best score (the score never exceeds the safety), or after
-   MAX_CANDIDATES. Equal scores go to the safer cell, then to the first in that order.
+   is the chance to survive this guess and the next (progress counts as surviving);
+   candidates are taken safest first until a candidate's safety cannot beat the best
+   score (the score never exceeds the safety).
+   Either way at most MAX_CANDIDATES cells are looked at, in the order below.
 5. The order among equally safe cells matters most: `tie_order="corners"` (default)
    takes cells with fewer neighbours first (corners, then edges: the likeliest to show
    a 0 and open an area), then the closest to the revealed area; "frontier" takes the
-   closest first (HCSP's rule). Measured on 40,000 paired 8x8x10 games: corners 0.8155,
-   frontier 0.8016 (+1.4 points, +-0.4).
+   closest first (HCSP's rule).
 
-`guess_rule="pseq"` replaces the score by the tie-break the PSEQ solver is described
-with: among cells within `margin` of the least mine probability, the highest
-probability of progress, then the most expected certain cells, then the highest
-entropy of the number shown. Measured on the same games it was not better than the
-two-step score (-0.2 to -0.4 points, within noise), so it is an option, not the default.
+How the defaults were chosen (paired games, the same boards for each variant, seed 11;
+the notebooks' figures use other seeds): with the two-step rule, corners vs frontier
+order on 8x8x10 was 0.8155 vs 0.8016 (+1.4 points +- 0.4, 40,000 games). With the
+corners order, pseq (margin 0.01) vs two-step: 16x16x40 0.7835 vs 0.7770 (+0.65,
+30,000 games); 8x8x10 -0.07 +- 0.15, 9x9x10 -0.06 +- 0.08, 16x30x99 -0.2 +- 0.9 (within
+noise).
 """
 from __future__ import annotations
 
@@ -61,7 +66,7 @@ GUESS_PSEQ = 1
 ORDER_CORNERS = 1
 ORDER_FRONTIER = 0
 TIE_ORDERS = ("corners", "frontier")  # the first is the default
-GUESS_RULES = ("two-step", "pseq")
+GUESS_RULES = ("two-step", "pseq")  # indices are the kernel's codes
 SCORE_TOLERANCE = 1e-12
 
 
@@ -610,7 +615,7 @@ class BestAgent(CSPAgent):
 
     def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, endgame_layouts: int = ENDGAME_LAYOUTS,
                  endgame_budget: int = ENDGAME_BUDGET, max_candidates: int = MAX_CANDIDATES,
-                 guess_rule: str = "two-step", margin: float = 0.0, tie_order: str = "corners",
+                 guess_rule: str = "pseq", margin: float = 0.01, tie_order: str = "corners",
                  first_click="corner"):
         super().__init__(seed, max_work, first_click)
         if guess_rule not in GUESS_RULES:
@@ -636,7 +641,7 @@ class BestAgent(CSPAgent):
     def params(self) -> dict:
         out = super().params()
         for name, default in (("endgame_layouts", ENDGAME_LAYOUTS), ("endgame_budget", ENDGAME_BUDGET),
-                              ("max_candidates", MAX_CANDIDATES), ("guess_rule", "two-step"), ("margin", 0.0),
+                              ("max_candidates", MAX_CANDIDATES), ("guess_rule", "pseq"), ("margin", 0.01),
                               ("tie_order", "corners")):
             if getattr(self, name) != default:
                 out[name] = getattr(self, name)
