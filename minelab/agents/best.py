@@ -55,7 +55,7 @@ from .csp import TIE_FRONTIER, CSPAgent, SolverState, apply_decision, certain_mo
 
 ENDGAME_LAYOUTS = 256  # the most layouts the exact endgame search takes (4 words of 64 bits)
 ENDGAME_CELLS = 128  # and the most unrevealed cells
-ENDGAME_BUDGET = 20_000_000  # (layouts x cells) scanned per endgame decision, ~20-50 ms
+ENDGAME_BUDGET = 2_000_000  # (layouts x cells) scanned per endgame decision: a few ms at most
 WORDS = 4
 N_OUTCOMES = 10  # numbers 0..8, then a mine
 MINE_OUTCOME = 9
