@@ -657,7 +657,7 @@ def solve(view, mines, *, max_work: int = DEFAULT_MAX_WORK) -> Solution:
         safe=(certain == CERTAIN_SAFE).reshape(shape),
         mine=(certain == CERTAIN_MINE).reshape(shape),
         log_layouts=float(stats[0]),
-        exact=stats[1] == 0,
+        exact=bool(stats[1] == 0),
         fallbacks=int(stats[1]),
         nodes=int(stats[2]),
     )
