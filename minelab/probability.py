@@ -41,9 +41,8 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
-from .cells import COVERED, FLAGGED
+from .cells import FLAGGED
 from .engine import _tables, kernel
 
 __all__ = ["mine_probabilities", "solve", "Solution", "Workspace", "DEFAULT_MAX_WORK",

@@ -51,7 +51,7 @@ from ..cells import FLAGGED, REVEAL
 from ..engine import ST_STATUS, begin_game, record_game
 from ..probability import CERTAIN_SAFE, DEFAULT_MAX_WORK, OK, Workspace, number_need, solve_kernel
 from .base import register
-from .csp import TIE_FRONTIER, CSPAgent, SolverState, apply_decision, certain_moves, frontier_distance
+from .csp import CSPAgent, SolverState, apply_decision, certain_moves, frontier_distance
 
 ENDGAME_LAYOUTS = 256  # the most layouts the exact endgame search takes (4 words of 64 bits)
 ENDGAME_CELLS = 128  # and the most unrevealed cells
@@ -610,7 +610,6 @@ class BestAgent(CSPAgent):
     """Our strongest solver: exact probabilities, exact endgame search, lookahead guesses."""
 
     name = "best"
-    tie_rule = TIE_FRONTIER
     extra_fields = ("guesses", "fallbacks", "endgame_moves", "endgame_aborts")
 
     def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, endgame_layouts: int = ENDGAME_LAYOUTS,
