@@ -20,7 +20,8 @@ def results_in_tmp(tmp_path, monkeypatch):
 # --------------------------------------------------------------------------- published data
 def test_buffet_published_table1_loads_with_every_printed_value():
     df = report.load_published("buffet2012")
-    assert (df["item"] == "Table 1").all() and df["value"].between(0, 1).all()
+    assert set(df["item"]) == {"Table 1", "Fig 2"} and df["value"].between(0, 1).all()
+    assert len(df[df["item"] == "Fig 2"]) == 1  # the caption's 100% for the centre opening
     pub = buffet.published()
     counts = pub.groupby("column").size().to_dict()
     # blanks where the paper prints none: 1x3 (HCSP), 8x8 (CSP-PGMS), 8x8 and bigger (BSSUCT)
@@ -61,7 +62,7 @@ def test_profile_sizes_are_valid_and_ordered(module):
 
 
 def test_paper_profiles_are_the_papers_sizes():
-    assert buffet.SIZES["paper"] == {"games": 100_000, "expert_games": 10_000}
+    assert buffet.SIZES["paper"] == {"games": 100_000, "expert_games": 10_000, "fig2_games": 10_000}
     assert board.SIZES["paper"]["games"] == 100_000 and board.SIZES["paper"]["expert_games"] == 20_000
 
 
@@ -193,3 +194,14 @@ def test_learn_then_play_task_is_checked():
         validate_tasks([{**base, "test_games": 0}])
     with pytest.raises(ValueError, match="not a 'learn_then_play' param"):
         validate_tasks([{**base, "flood": False}])
+
+
+def test_fig2_gnomine_centre_opening_wins_every_game(tmp_path, monkeypatch):
+    """Fig 2 (bottom): `best` opening in the centre of 5x5/15 under GnoMine's rule wins every
+    game (the caption's 100%); from the corner it loses most."""
+    monkeypatch.setenv("MINELAB_RESULTS", str(tmp_path))
+    r = buffet.fig02_gnomine_first_move(games=200, seed=3, executor="serial")
+    t = r.table.set_index("first_click")
+    assert t.loc["centre", "wins"] == 200 and t.loc["centre", "published"] == 1.0
+    assert t.loc["corner", "win_rate"] < 0.2
+    assert {m["quantity"] for m in r.measured} == {buffet.fig2_quantity("centre"), buffet.fig2_quantity("corner")}

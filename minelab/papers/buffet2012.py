@@ -1,4 +1,4 @@
-"""Buffet, Lee, Lin & Teytaud (2012), "Optimistic Heuristics for MineSweeper": Table 1.
+"""Buffet, Lee, Lin & Teytaud (2012), "Optimistic Heuristics for MineSweeper": Table 1 and Fig 2.
 
 Table 1 gives the win rates of four programs on 11 board formats, first click safe
 ("one can not lose at the first move", the package's default rule): CSP-PGMS (PGMS's
@@ -44,9 +44,9 @@ CHUNK = 5_000
 
 # Run sizes per profile. paper = the paper's: 10^5 games per format, 10^4 on 16x30.
 SIZES = {
-    "smoke": {"games": 40, "expert_games": 10},
-    "quick": {"games": 10_000, "expert_games": 1_000},
-    "paper": {"games": 100_000, "expert_games": 10_000},
+    "smoke": {"games": 40, "expert_games": 10, "fig2_games": 20},
+    "quick": {"games": 10_000, "expert_games": 1_000, "fig2_games": 2_000},
+    "paper": {"games": 100_000, "expert_games": 10_000, "fig2_games": 10_000},
 }
 NOTES = {
     "CSP-PGMS": "minelab csp (exact probabilities); the published column is PGMS's own CSP, not exact",
@@ -270,3 +270,60 @@ def _figure(table: pd.DataFrame, formats):
     dax.set_xlabel("format (rows x cols x mines; first click safe)")
     fig.tight_layout()
     return fig
+
+
+# ---------------------------------------------------------------------- Fig 2 (bottom)
+FIG2_ITEM = "Fig 2"
+FIG2_LEVEL = "5x5x15:opening"  # GnoMine's rule: no mine on or next to the first move
+FIG2_FIRST_CLICKS = ("centre", "corner")
+FIG2_AGENT = "best"  # exact endgame search: optimal play once at most 256 layouts remain
+
+
+def fig2_quantity(first_click: str) -> str:
+    return f"win rate, 5x5 with 15 mines, GnoMine rule, first move in the {first_click}"
+
+
+def fig02_gnomine_first_move(games: int = SIZES["quick"]["fig2_games"], seed: int = 0,
+                             executor="processes") -> PaperResult:
+    """Fig 2 (bottom): on 5x5 with 15 mines under GnoMine's rule (no mine on or next to
+    the first move), the caption says a first move in the centre wins 100% (the three
+    possible boards can all be solved) and any other first move less.
+
+    `best` plays both openings on the same boards; after the first move at most a few
+    hundred layouts remain, so its exact endgame search plays optimally from there."""
+    games = check_games("games", games)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    frames = []
+    for first in FIG2_FIRST_CLICKS:
+        tasks = play_tasks([FIG2_AGENT], FIG2_LEVEL, games, int(seed),
+                           agent_params={FIG2_AGENT: {"first_click": first}})
+        frames.append(run_sweep(tasks, executor=executor, progress=False).assign(first_click=first))
+    table = win_rates(pd.concat(frames, ignore_index=True), by=("first_click",))
+    from .. import report
+
+    pub = report.load_published(PAPER)
+    pub = pub[pub["item"] == FIG2_ITEM].set_index("quantity")["value"]
+    table["published"] = [pub.get(fig2_quantity(f), np.nan) for f in table["first_click"]]
+    measured = [{"item": FIG2_ITEM, "quantity": fig2_quantity(r.first_click), "value": r.win_rate,
+                 "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games),
+                 "note": f"minelab {FIG2_AGENT}, first_click={r.first_click!r}, level {FIG2_LEVEL}"}
+                for r in table.itertuples()]
+
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    x = np.arange(len(table))
+    ax.bar(x, table["win_rate"], color=["C2", "C0"], alpha=0.8, label=f"minelab {FIG2_AGENT} (95% Wilson)")
+    ax.errorbar(x, table["win_rate"], yerr=[table["win_rate"] - table["ci_low"], table["ci_high"] - table["win_rate"]],
+                fmt="none", color="k", capsize=4)
+    has = table["published"].notna().to_numpy()
+    ax.scatter(x[has], table.loc[has, "published"], marker="*", s=160, color="r", zorder=5,
+               label="published (Fig 2 caption)")
+    ax.set_xticks(x, [f"first move in the {f}" for f in table["first_click"]])
+    ax.set_ylim(0, 1.08)
+    ax.set_ylabel("win rate")
+    ax.set_title("Buffet et al. Fig 2 (bottom): 5x5, 15 mines, GnoMine rule", fontsize=10)
+    ax.legend(fontsize=8, loc="center right")
+    fig.tight_layout()
+    return PaperResult("fig02_gnomine_first_move", fig, table, measured)
