@@ -3,7 +3,8 @@
 Both open in the top-left corner (`first_click="corner"`, the papers' opening; or
 "centre", or a (row, col) pair), then at every decision:
 1. solve the position exactly (`minelab.probability`; the agent's own flags are its
-   certain mines, so they leave the constraints),
+   certain mines, so they leave the constraints; in interactive play every flag on the
+   board is taken as one, and flags that contradict the numbers raise a clear error),
 2. if some covered cells are certainly safe, reveal all of them and flag every certain
    mine (one decision, several moves: `act` makes them all, `choose` returns the first),
 3. else reveal a covered cell of least mine probability. `csp` breaks ties uniformly
