@@ -513,12 +513,11 @@ def best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, mo
         if view[i] < 0 and known[i] == 0 and prob[i] < 1.0:
             order[m] = i
             m += 1
-    # sort by (probability, distance): insertion sort is enough for the few we need;
-    # a full sort keeps it simple and n is at most a few hundred
+    # candidates in order: probability (equal to 1e-9 counts as equal), then the tie
+    # order, then distance to the revealed area
     keys = np.empty(m, np.float64)
     for t in range(m):
         c = order[t]
-        # equal probabilities (to 1e-9) first by the tie order, then by distance
         rank = nbr_count[c] * 1000 if tie_order == ORDER_CORNERS else 0
         keys[t] = np.round(prob[c], 9) + 1e-11 * (rank + min(dist[c], 999))
     idx = np.argsort(keys, kind="mergesort")
