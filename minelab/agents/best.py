@@ -403,12 +403,7 @@ def lookahead_score(view, known, mines, nbr, nbr_count, cell, p_mine, log_z, ws2
         if progress:
             p_progress += pv
             e_safe += pv * n_safe
-        remaining_cells = False
-        for i in range(n):
-            if view2[i] < 0 and known[i] == 0 and prob2[i] < 1.0:
-                remaining_cells = True
-                break
-        if progress or not remaining_cells:
+        if progress or best_next == 0.0:  # best_next == 0: only mines left, the game is won
             acc += pv
         else:
             acc += pv * best_next
