@@ -1,0 +1,170 @@
+"""Golden playthroughs: every agent's moves, written out, so a change of play is a diff.
+
+Like open_spiel's playthrough files: for every name in `list_agents()`, a few fixed
+(level, seed) games played interactively (`agent.act(game)`, learning between games as
+a learner does), every move with the board after it; then one short batch run
+(`ml.play`) summarised by its win count and a digest of its records, so the batch
+kernels are pinned too. The files live in `tests/playthroughs/<agent>.txt` and a test
+diffs them against what the code plays now.
+
+    python -m minelab.playthrough --regenerate      # rewrite every file (also `make playthroughs`)
+    python -m minelab.playthrough --check           # exit 1 and name the agents whose play changed
+    python -m minelab.playthrough best              # print one agent's playthrough
+
+When a file changes, the change of play is yours to mean: say so in the commit. The
+digest of each file is also written to `minelab/agents/behaviour.json`, which ships with
+the package: the sweep's result files record the digests of the agents a task used and
+are recomputed when those differ (`minelab.sweep`), so a result computed by other code
+is never served.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .agents import list_agents, make_agent
+from .atomic import atomic_write
+from .engine import Game, board_text
+from .levels import Level
+from .runner import play
+
+MOVE_WORDS = ("reveal", "flag", "unflag")
+# (level, game seed) of the interactive games; the agent's own seed is AGENT_SEED
+GAMES = (("4x4x4", 0), ("8x8x10", 1), ("9x9x10:opening", 2), ("6x6x6:none", 3))
+SMALL_GAMES = (("4x4x4", 0), ("4x4x3:none", 1), ("4x4x2:opening", 2))  # agents of small boards only
+SMALL_BOARD_AGENTS = {"sa-greedy": SMALL_GAMES}
+BATCH = ("8x8x10", 200, 0)  # level, games, run seed of the batch summary
+SMALL_BATCH = ("4x4x4", 200, 0)
+AGENT_SEED = 7
+TRAINED_GAME_SEED = 5
+BEHAVIOUR_FILE = Path(__file__).resolve().parent / "agents" / "behaviour.json"
+
+
+def default_dir() -> Path:
+    """tests/playthroughs of the checkout this module lives in."""
+    return Path(__file__).resolve().parent.parent / "tests" / "playthroughs"
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())
+
+
+def _game_lines(agent, level: str, seed: int) -> list[str]:
+    """One interactive game: each decision's moves, each followed by the board.
+
+    The moves are replayed afterwards on the game's own layout (`Game.from_mines`), so
+    the board after every move is shown even when one decision makes several (and
+    whatever the first-click rule did when dealing)."""
+    game = Game(level, seed=seed)
+    decisions = []
+    while not game.over:
+        moves = agent.act(game)
+        if not moves:
+            raise RuntimeError(f"{agent.name} made no move on an ongoing game ({level}, seed {seed})")
+        decisions.append(moves)
+    agent.game_over(game)
+    shadow = Game.from_mines(game.mines_after_game(), flood=game.flood)
+    lines = [f"== game: level {Level.parse(level)}, seed {seed} =="]
+    for d, moves in enumerate(decisions, 1):
+        for move in moves:
+            got = shadow.apply(move)
+            what = "a mine" if got < 0 else f"{got} cell(s) revealed" if move.kind == 0 else "ok"
+            lines.append(f"decision {d}: {MOVE_WORDS[move.kind]} ({move.row}, {move.col}) -> {what}")
+            lines.append(_indent(board_text(shadow.view)))
+    if not np.array_equal(game.view, shadow.view):
+        raise RuntimeError(f"{agent.name}: the moves it reported do not rebuild the board it played")
+    lines.append(f"result: {'won' if game.won else 'lost'} after {len(game.moves)} moves")
+    return lines
+
+
+def playthrough(name: str) -> str:
+    """The golden playthrough text of agent `name` (deterministic: fixed seeds)."""
+    agent = make_agent(name, seed=AGENT_SEED)
+    games = SMALL_BOARD_AGENTS.get(name, GAMES)
+    lines = [f"# minelab golden playthrough: {name}",
+             "# regenerate with: python -m minelab.playthrough --regenerate  (a diff here is a change of play)",
+             f"agent: {name} {json.dumps(agent.params(), sort_keys=True, default=str)}, agent seed {AGENT_SEED}",
+             "boards: '#' covered, 'F' flag, '*' mine (after a loss), '.' zero, digits", ""]
+    for level, seed in games:
+        lines += _game_lines(agent, level, seed)
+        lines.append("")
+    level, n, seed = SMALL_BATCH if name in SMALL_BOARD_AGENTS else BATCH
+    trained = make_agent(name, seed=AGENT_SEED)
+    df = play(trained, level, n, seed=seed, progress=False)
+    records = df.drop(columns=["fraction_revealed", "clicks_before_loss"]).to_numpy(np.int64)
+    digest = hashlib.sha256(np.ascontiguousarray(records).tobytes()).hexdigest()[:16]
+    lines.append(f"== batch: play(make_agent({name!r}, seed={AGENT_SEED}), {level!r}, {n}, seed={seed}) ==")
+    lines.append(f"columns: {', '.join(c for c in df.columns if c not in ('fraction_revealed', 'clicks_before_loss'))}")
+    lines.append(f"wins {int(df['won'].sum())} of {n}; moves {int(df['moves'].sum())}; records sha256 {digest}")
+    if trained.learns:  # how the batch-trained learner plays afterwards
+        lines += ["", "after the batch run, the same (trained) agent plays on:"]
+        lines += _game_lines(trained, level, TRAINED_GAME_SEED)
+    return "\n".join(lines) + "\n"
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def regenerate(directory: Path | None = None, names=None) -> dict[str, str]:
+    """Write tests/playthroughs/<agent>.txt and the digest table; return {agent: digest}."""
+    directory = Path(directory) if directory else default_dir()
+    names = list(names) if names else list_agents()
+    table = load_behaviour() if BEHAVIOUR_FILE.exists() else {}
+    for name in names:
+        text = playthrough(name)
+        atomic_write(directory / f"{name}.txt", lambda f, t=text: f.write(t))
+        table[name] = digest(text)
+    table = {k: table[k] for k in sorted(table) if k in list_agents()}
+    atomic_write(BEHAVIOUR_FILE, lambda f: f.write(json.dumps(table, indent=1, sort_keys=True) + "\n"))
+    return table
+
+
+def load_behaviour() -> dict[str, str]:
+    """{agent name: digest of its golden playthrough}, as shipped with the package."""
+    return json.loads(BEHAVIOUR_FILE.read_text())
+
+
+def changed(directory: Path | None = None, names=None) -> list[str]:
+    """The agents whose play no longer matches their golden file (missing files count)."""
+    directory = Path(directory) if directory else default_dir()
+    out = []
+    for name in names or list_agents():
+        path = directory / f"{name}.txt"
+        if not path.exists() or path.read_text() != playthrough(name):
+            out.append(name)
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m minelab.playthrough", description=__doc__.splitlines()[0])
+    parser.add_argument("agents", nargs="*", help="agent names (default: every registered agent)")
+    parser.add_argument("--regenerate", action="store_true", help="rewrite the golden files and behaviour.json")
+    parser.add_argument("--check", action="store_true", help="exit 1 if any agent's play differs from its file")
+    parser.add_argument("--dir", type=Path, default=None, help="directory of the files (default tests/playthroughs)")
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.agents) - set(list_agents()))
+    if unknown:
+        parser.error(f"unknown agent(s) {', '.join(unknown)}; registered: {', '.join(list_agents())}")
+    if args.regenerate:
+        table = regenerate(args.dir, args.agents)
+        for name in args.agents or list_agents():
+            print(f"{name:12s} {table[name]}")
+        return 0
+    if args.check:
+        bad = changed(args.dir, args.agents)
+        for name in bad:
+            print(f"{name}: play differs from its golden playthrough", file=sys.stderr)
+        return 1 if bad else 0
+    for name in args.agents or list_agents():
+        sys.stdout.write(playthrough(name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
