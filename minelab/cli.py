@@ -161,8 +161,8 @@ def game_positions(level: str, games: int, seed: int = 0):
     for g in range(games):
         game = Game(level, seed=np.random.SeedSequence([seed, g]))
         while not game.over:
-            if (game._gs[4] >= 0).any():
-                views.append(np.where(game._gs[4] == -2, -1, game._gs[4]).astype(np.int8))
+            if (game._gs.shown >= 0).any():
+                views.append(np.where(game._gs.shown == -2, -1, game._gs.shown).astype(np.int8))
             agent.act(game)
     return views, game.level.mines
 

@@ -1,18 +1,18 @@
 """The game engine: numba kernels over flat numpy arrays, and the `Game` wrapper.
 
-A game in progress is one tuple of arrays, `gs` (game state), that every kernel takes:
+A game in progress is one named tuple of arrays, `GameState` (`gs`), that every kernel
+takes (numba compiles NamedTuples to plain structs: a field read costs nothing):
 
-    gs = (spec, st, mine, counts, view, work, nbr, nbr_count)
+    gs.spec       int64[5]   rows, cols, mines, first-click rule code, flood fill (0/1): SP_* below
+    gs.counters   int64[8]   status, dealt, moves, clicks, ...: ST_* below
+    gs.mine       uint8[n]   hidden layout (1 = mine); only valid once counters[ST_DEALT] == 1
+    gs.counts     int8[n]    true neighbour counts
+    gs.shown      int8[n]    what the player sees (COVERED, FLAGGED, 0..8; MINE after a loss)
+    gs.stack      int32[n]   scratch: candidate cells when dealing, the flood-fill stack
+    gs.nbr        int32[n,8] neighbour cell indices (row-major flat index r*cols + c)
+    gs.nbr_count  int8[n]    how many entries of nbr[i] are valid
 
-    spec      int64[5]   rows, cols, mines, first-click rule code, flood fill (0/1)
-    st        int64[8]   the counters in ST_* below (status, moves, ...)
-    mine      uint8[n]   hidden layout (1 = mine); only valid once st[ST_DEALT] == 1
-    counts    int8[n]    true neighbour counts
-    view      int8[n]    what the player sees (COVERED, FLAGGED, 0..8; MINE after a loss)
-    work      int32[n]   scratch: candidate cells when dealing, the flood-fill stack
-    nbr       int32[n,8] neighbour cell indices (row-major flat index r*cols + c)
-    nbr_count int8[n]    how many entries of nbr[i] are valid
-
+(`shown`, not `view`: numba's tuple types have a `view` attribute of their own.)
 The interactive `Game` and every agent's batch kernel drive the same kernels
 (`begin_game`, `deal_first_click` + `open_cell` (= `reveal_cell`), `flag_cell`,
 `unflag_cell`), so the rules live here once.
@@ -59,6 +59,20 @@ N_ST = 8
 # One row per game in batch runs (the runner turns them into a DataFrame).
 RECORD_FIELDS = ("won", "moves", "clicks", "safe_clicks", "revealed", "flag_moves")
 N_RECORD = len(RECORD_FIELDS)
+
+
+
+class GameState(NamedTuple):
+    """The arrays of one game in progress (see the module docstring)."""
+
+    spec: np.ndarray
+    counters: np.ndarray
+    mine: np.ndarray
+    counts: np.ndarray
+    shown: np.ndarray
+    stack: np.ndarray
+    nbr: np.ndarray
+    nbr_count: np.ndarray
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -162,19 +176,19 @@ def flood_reveal(view, counts, nbr, nbr_count, cell, flood, stack):
 def deal_first_click(gs, cell, rng):
     """Place the mines by the level's rule, keeping `cell` (the first click) clear under
     SAFE / OPENING; a no-op once dealt."""
-    st = gs[1]
+    st = gs.counters
     if st[ST_DEALT] == 0:
-        place_mines(gs[2], gs[0][SP_MINES], gs[0][SP_RULE], cell, gs[6], gs[7], gs[5], rng)
-        neighbour_counts(gs[2], gs[6], gs[7], gs[3])
+        place_mines(gs.mine, gs.spec[SP_MINES], gs.spec[SP_RULE], cell, gs.nbr, gs.nbr_count, gs.stack, rng)
+        neighbour_counts(gs.mine, gs.nbr, gs.nbr_count, gs.counts)
         st[ST_DEALT] = 1
 
 
 @kernel
 def begin_game(gs, rng):
     """Reset gs for a new game; with rule NONE the mines are dealt now."""
-    spec = gs[0]
-    st = gs[1]
-    gs[4][:] = COVERED
+    spec = gs.spec
+    st = gs.counters
+    gs.shown[:] = COVERED
     st[:] = 0
     st[ST_STATUS] = ONGOING
     if spec[SP_RULE] == RULE_NONE:
@@ -190,21 +204,21 @@ def open_cell(gs, cell):
     Returns cells newly revealed, or -1 when the cell was a mine (the game is then LOST
     and every mine shows as MINE). Batch loops call it per click.
     """
-    st = gs[1]
-    mine = gs[2]
+    st = gs.counters
+    mine = gs.mine
     st[ST_MOVES] += 1
     st[ST_CLICKS] += 1
     if mine[cell]:
         st[ST_STATUS] = LOST
-        view = gs[4]
+        view = gs.shown
         for i in range(mine.shape[0]):
             if mine[i]:
                 view[i] = MINE
         return -1
     st[ST_SAFE_CLICKS] += 1
-    got = flood_reveal(gs[4], gs[3], gs[6], gs[7], cell, gs[0][SP_FLOOD] != 0, gs[5])
+    got = flood_reveal(gs.shown, gs.counts, gs.nbr, gs.nbr_count, cell, gs.spec[SP_FLOOD] != 0, gs.stack)
     st[ST_REVEALED] += got
-    if st[ST_REVEALED] == mine.shape[0] - gs[0][SP_MINES]:
+    if st[ST_REVEALED] == mine.shape[0] - gs.spec[SP_MINES]:
         st[ST_STATUS] = WON
     return got
 
@@ -212,15 +226,15 @@ def open_cell(gs, cell):
 @kernel
 def reveal_cell(gs, cell, rng):
     """deal_first_click + open_cell. Batch loops write the two calls out (see open_cell)."""
-    if gs[1][ST_DEALT] == 0:
+    if gs.counters[ST_DEALT] == 0:
         deal_first_click(gs, cell, rng)
     return open_cell(gs, cell)
 
 
 @kernel
 def flag_cell(gs, cell):
-    st = gs[1]
-    view = gs[4]
+    st = gs.counters
+    view = gs.shown
     view[cell] = FLAGGED
     st[ST_MOVES] += 1
     st[ST_FLAGS] += 1
@@ -229,8 +243,8 @@ def flag_cell(gs, cell):
 
 @kernel
 def unflag_cell(gs, cell):
-    st = gs[1]
-    view = gs[4]
+    st = gs.counters
+    view = gs.shown
     view[cell] = COVERED
     st[ST_MOVES] += 1
     st[ST_FLAGS] -= 1
@@ -239,7 +253,7 @@ def unflag_cell(gs, cell):
 
 @kernel
 def record_game(gs, out, g):
-    st = gs[1]
+    st = gs.counters
     out[g, 0] = 1 if st[ST_STATUS] == WON else 0
     out[g, 1] = st[ST_MOVES]
     out[g, 2] = st[ST_CLICKS]
@@ -282,19 +296,19 @@ def _tables(rows: int, cols: int):
 
 
 def new_game_state(level: Level, flood: bool = True):
-    """Fresh arrays for `level` (the `gs` tuple the kernels take); call begin_game next."""
+    """A fresh `GameState` for `level`; call begin_game next."""
     n = level.cells
     spec = np.array([level.rows, level.cols, level.mines, level.rule_code, int(bool(flood))], np.int64)
     nbr, nbr_count = _tables(level.rows, level.cols)
-    return (
-        spec,
-        np.zeros(N_ST, np.int64),
-        np.zeros(n, np.uint8),
-        np.zeros(n, np.int8),
-        np.full(n, COVERED, np.int8),
-        np.zeros(n, np.int32),
-        nbr,
-        nbr_count,
+    return GameState(
+        spec=spec,
+        counters=np.zeros(N_ST, np.int64),
+        mine=np.zeros(n, np.uint8),
+        counts=np.zeros(n, np.int8),
+        shown=np.full(n, COVERED, np.int8),
+        stack=np.zeros(n, np.int32),
+        nbr=nbr,
+        nbr_count=nbr_count,
     )
 
 
@@ -368,21 +382,21 @@ class Game:
         rows, cols = layout.shape
         game = cls(Level(rows, cols, int(layout.sum()), "none"), seed=0, flood=flood)
         gs = game._gs
-        gs[2][:] = layout.ravel().astype(np.uint8)
-        neighbour_counts(gs[2], gs[6], gs[7], gs[3])
+        gs.mine[:] = layout.ravel().astype(np.uint8)
+        neighbour_counts(gs.mine, gs.nbr, gs.nbr_count, gs.counts)
         return game
 
     # --- state -------------------------------------------------------------------
     @property
     def view(self) -> np.ndarray:
         """What the player sees: int8 (rows, cols), COVERED/FLAGGED/0..8 (MINE after a loss). Read-only."""
-        v = self._gs[4].reshape(self.level.rows, self.level.cols).copy()  # a copy: nothing can write back
+        v = self._gs.shown.reshape(self.level.rows, self.level.cols).copy()  # a copy: nothing can write back
         v.setflags(write=False)
         return v
 
     @property
     def status(self) -> int:
-        return int(self._gs[1][ST_STATUS])
+        return int(self._gs.counters[ST_STATUS])
 
     @property
     def over(self) -> bool:
@@ -398,21 +412,21 @@ class Game:
 
     @property
     def revealed(self) -> int:
-        return int(self._gs[1][ST_REVEALED])
+        return int(self._gs.counters[ST_REVEALED])
 
     @property
     def flags(self) -> int:
-        return int(self._gs[1][ST_FLAGS])
+        return int(self._gs.counters[ST_FLAGS])
 
     @property
     def dealt(self) -> bool:
-        return bool(self._gs[1][ST_DEALT])
+        return bool(self._gs.counters[ST_DEALT])
 
     def mines_after_game(self) -> np.ndarray:
         """The layout (bool (rows, cols)); only once the game is over (learning reads it then)."""
         if not self.over:
             raise IllegalMove("the mine layout is hidden while the game is in progress")
-        return self._gs[2].reshape(self.level.rows, self.level.cols).astype(bool)
+        return self._gs.mine.reshape(self.level.rows, self.level.cols).astype(bool)
 
     # --- moves -------------------------------------------------------------------
     def _cell(self, r, c, action: str) -> int:
@@ -429,7 +443,7 @@ class Game:
     def reveal(self, r: int, c: int) -> int:
         """Reveal (r, c). Returns cells newly revealed, or -1 if it was a mine."""
         i = self._cell(r, c, "reveal")
-        state = self._gs[4][i]
+        state = self._gs.shown[i]
         if state == FLAGGED:
             raise IllegalMove(f"cannot reveal ({r}, {c}): it is flagged (unflag it first)")
         if state != COVERED:
@@ -440,7 +454,7 @@ class Game:
 
     def flag(self, r: int, c: int) -> None:
         i = self._cell(r, c, "flag")
-        state = self._gs[4][i]
+        state = self._gs.shown[i]
         if state == FLAGGED:
             raise IllegalMove(f"cannot flag ({r}, {c}): already flagged")
         if state != COVERED:
@@ -450,7 +464,7 @@ class Game:
 
     def unflag(self, r: int, c: int) -> None:
         i = self._cell(r, c, "unflag")
-        if self._gs[4][i] != FLAGGED:
+        if self._gs.shown[i] != FLAGGED:
             raise IllegalMove(f"cannot unflag ({r}, {c}): it is not flagged")
         unflag_cell(self._gs, i)
         self.moves.append(Move(UNFLAG, int(r), int(c)))

@@ -110,7 +110,7 @@ def action_key(view, target, centre, sym=True):
 
 def step_until_decision(agent, game):
     """Let the program make the first-zero opening click; returns its moves."""
-    assert int(game._gs[1][ST_CLICKS]) == 0
+    assert int(game._gs.counters[ST_CLICKS]) == 0
     return agent.step(game)
 
 
@@ -538,10 +538,10 @@ class Reference:
         view = np.array(game.view)
         flat = view.ravel()
         cols = view.shape[1]
-        mine = game._gs[2].astype(bool)  # the truth, for rewards (the test may look)
-        counts = game._gs[3]
+        mine = game._gs.mine.astype(bool)  # the truth, for rewards (the test may look)
+        counts = game._gs.counts
         move = lambda kind, cell: Move(kind, cell // cols, cell % cols)  # noqa: E731
-        if int(game._gs[1][ST_CLICKS]) == 0:  # the program's opening: first zero, column-major
+        if int(game._gs.counters[ST_CLICKS]) == 0:  # the program's opening: first zero, column-major
             order = [r * cols + c for c in range(cols) for r in range(view.shape[0])]
             safe = [i for i in order if not mine[i] and flat[i] == COVERED]
             zero = [i for i in safe if counts[i] == 0]
@@ -619,7 +619,7 @@ def play_against_reference(agent, ref, level, n_games, seed, human_first=False):
         game = Game(level, seed=deal)
         ref.new_game()
         if human_first:  # a person makes the first (safe) click, then hands over
-            safe = np.flatnonzero(~game._gs[2].astype(bool))
+            safe = np.flatnonzero(~game._gs.mine.astype(bool))
             cell = int(human.choice(safe))
             game.reveal(cell // game.level.cols, cell % game.level.cols)
         while not game.over:

@@ -49,8 +49,8 @@ def test_subset_rule():
     assert game.view[1].tolist() == [1, 1, 2, 1]
     agent = ml.make_agent("gardea-csp", seed=0)
     ws = gc.new_work(2, 4)
-    view = game._gs[4]
-    nc = gc.build_constraints(view, game._gs[6], game._gs[7], ws)
+    view = game._gs.shown
+    nc = gc.build_constraints(view, game._gs.nbr, game._gs.nbr_count, ws)
     assert nc == 4
     assert gc.simplify(ws, nc) == 4
     assert ws[3][:4].tolist() == [0, 1, 0, 1]  # a safe, b mine, c safe, d mine
@@ -170,8 +170,8 @@ def test_solution_counts_match_brute_force():
         ws = gc.new_work(7, 7)
         while not game.over:
             gs = game._gs
-            view = gs[4]
-            nc = gc.build_constraints(view, gs[6], gs[7], ws)
+            view = gs.shown
+            nc = gc.build_constraints(view, gs.nbr, gs.nbr_count, ws)
             if gc.simplify(ws, nc) == 0 and nc > 0:
                 ref = brute_force_safe(game.view, 9)
                 if ref is not None:

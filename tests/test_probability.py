@@ -172,7 +172,7 @@ def check_against_reference(view, mines, how=None):
 # ----------------------------------------------------------------------------- positions from real games
 def true_mines(game) -> np.ndarray:
     """The hidden layout (tests only: the game is in progress)."""
-    return game._gs[2].reshape(game.level.rows, game.level.cols).astype(bool)
+    return game._gs.mine.reshape(game.level.rows, game.level.cols).astype(bool)
 
 
 def pick(rng, mask):

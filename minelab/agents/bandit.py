@@ -71,7 +71,9 @@ from numba import njit
 
 from ..cells import COVERED, FLAG, FLAGGED, ONGOING, REVEAL, UNFLAG
 from ..engine import (
+    SP_COLS,
     SP_MINES,
+    SP_ROWS,
     ST_CLICKS,
     ST_DEALT,
     ST_FLAGS,
@@ -645,15 +647,15 @@ def learn(gs, ws, tb, cfg, key):
     """Reveal-time learning of `key` from the click just made; keeps the caches in step."""
     if cfg[C_LEARN] == 0:
         return
-    lost = gs[1][ST_STATUS] < 0
+    lost = gs.counters[ST_STATUS] < 0
     slot = table_learn(tb[0], tb[1], tb[2], tb[3], tb[4], key, 1 if lost else -1)
-    if gs[1][ST_STATUS] == ONGOING:
-        after_learning(gs[4], ws, tb, key, slot, cfg[C_SYM], cfg[C_MODE], cfg[C_POLICY] != P_UCB, pairs_rule(cfg))
+    if gs.counters[ST_STATUS] == ONGOING:
+        after_learning(gs.shown, ws, tb, key, slot, cfg[C_SYM], cfg[C_MODE], cfg[C_POLICY] != P_UCB, pairs_rule(cfg))
 
 
 @kernel
 def click(gs, ws, cell, deal_rng):
-    if gs[1][ST_DEALT] == 0:
+    if gs.counters[ST_DEALT] == 0:
         deal_first_click(gs, cell, deal_rng)
     open_cell(gs, cell)
     add_move(ws, REVEAL, cell)
@@ -674,8 +676,8 @@ def put_flag(gs, ws, t, key):
 def place_flag(gs, ws, tb, cfg, t, key, deal_rng):
     """Flag t (learned at game end); if that would make flags > mines, reveal instead the
     tile, among the flagged ones and t, whose lowest window value is smallest."""
-    view = gs[4]
-    if gs[1][ST_FLAGS] < gs[0][SP_MINES]:
+    view = gs.shown
+    if gs.counters[ST_FLAGS] < gs.spec[SP_MINES]:
         put_flag(gs, ws, t, key)
         return
     sym = cfg[C_SYM]
@@ -702,17 +704,17 @@ def place_flag(gs, ws, tb, cfg, t, key, deal_rng):
 def first_zero_click(gs, ws, deal_rng):
     """The authors' program's opening: the first zero cell in a column-major scan from
     the top-left (the first safe cell if the board has no zero); not the agent's."""
-    rows = gs[0][0]
-    cols = gs[0][1]
-    if gs[1][ST_DEALT] == 0:
+    rows = gs.spec[SP_ROWS]
+    cols = gs.spec[SP_COLS]
+    if gs.counters[ST_DEALT] == 0:
         deal_first_click(gs, 0, deal_rng)  # first-click rules protect the top-left cell
-    mine = gs[2]
-    counts = gs[3]
+    mine = gs.mine
+    counts = gs.counts
     fallback = -1
     for c in range(cols):
         for r in range(rows):
             i = r * cols + c
-            if mine[i] == 0 and gs[4][i] == COVERED:
+            if mine[i] == 0 and gs.shown[i] == COVERED:
                 if counts[i] == 0:
                     click(gs, ws, i, deal_rng)
                     return
@@ -727,7 +729,7 @@ def end_of_game(gs, ws, tb, cfg):
     if cfg[C_LEARN] == 0:
         return
     w = ws[16]
-    mine = gs[2]
+    mine = gs.mine
     keys, mines, counts, q, meta = tb
     for i in range(w[W_NFLAGS]):
         table_learn(keys, mines, counts, q, meta, ws[14][i], 1 if mine[ws[15][i]] else -1)
@@ -763,8 +765,8 @@ def bandit_step(gs, ws, tb, cfg, cfgf, deal_rng, agent_rng, incremental):
     both run this function; interactive play passes incremental=0 (rebuild all caches,
     since the game may have been changed between steps). ws's per-game records (flags,
     last decision) belong to this one game: the caller starts them at zero per game."""
-    st = gs[1]
-    view = gs[4]
+    st = gs.counters
+    view = gs.shown
     n = view.shape[0]
     w = ws[16]
     w[W_NMOVES] = 0
@@ -839,8 +841,8 @@ def table_room(tb, n):
 def bandit_batch(gs, ws, tb, cfg, cfgf, n_games, deal_rng, agent_rng, out):
     """Play up to n_games, learning as it goes; returns how many were played (fewer
     when the table must grow first, which Python does between calls)."""
-    st = gs[1]
-    n = gs[4].shape[0]
+    st = gs.counters
+    n = gs.shown.shape[0]
     for g in range(n_games):
         if not table_room(tb, n):
             return g
@@ -969,7 +971,7 @@ class BanditAgent(Agent):
         return self._work[key]
 
     def play_batch(self, gs, n_games, deal_rng, out):
-        rows, cols = int(gs[0][0]), int(gs[0][1])
+        rows, cols = int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS])
         ws = self._work_for(rows, cols)
         done = 0
         while done < n_games:

@@ -48,7 +48,7 @@ from numba import njit, types
 from numba.typed import Dict
 
 from ..cells import FLAGGED, REVEAL
-from ..engine import ST_STATUS, begin_game, record_game
+from ..engine import SP_COLS, SP_MINES, SP_ROWS, ST_STATUS, begin_game, record_game
 from ..probability import CERTAIN_SAFE, DEFAULT_MAX_WORK, OK, Workspace, number_need, solve_kernel
 from .base import register
 from .csp import CSPAgent, SolverState, apply_decision, certain_moves, frontier_distance
@@ -567,11 +567,11 @@ def best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, mo
 def best_batch(gs, n_games, deal_rng, agent_rng, ws, known, prob, certain, stats, moves, dist, queue, tied, max_work,
                first, ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome, pos, assign, con_need, con_free,
                endgame_layouts, endgame_budget, max_candidates, guess_rule, margin, tie_order, out):
-    st = gs[1]
-    view = gs[4]
-    mines = gs[0][2]
-    nbr = gs[6]
-    nbr_count = gs[7]
+    st = gs.counters
+    view = gs.shown
+    mines = gs.spec[SP_MINES]
+    nbr = gs.nbr
+    nbr_count = gs.nbr_count
     for g in range(n_games):
         begin_game(gs, deal_rng)
         known[:] = 0
@@ -656,10 +656,10 @@ class BestAgent(CSPAgent):
         if game.over:
             raise ValueError("decision() needs a game in progress; this one is over")
         gs = game._gs
-        view = gs[4]
+        view = gs.shown
         s = self.state(game.level.cells, game.level.mines)
         s.known[:] = view == FLAGGED
-        k = best_decide(view, game.level.mines, gs[6], gs[7], s.ws.arrays, s.known, s.prob, s.certain, s.stats,
+        k = best_decide(view, game.level.mines, gs.nbr, gs.nbr_count, s.ws.arrays, s.known, s.prob, s.certain, s.stats,
                         s.moves, s.dist, s.queue, s.tied, self.max_work,
                         self.first_cell(game.level.rows, game.level.cols), self.rng, *self._args(s))
         if k < 0:
@@ -667,8 +667,8 @@ class BestAgent(CSPAgent):
         return [(int(s.moves[q, 0]), int(s.moves[q, 1])) for q in range(k)]
 
     def play_batch(self, gs, n_games, deal_rng, out):
-        spec = gs[0]
-        s = self.state(int(spec[0] * spec[1]), int(spec[2]))
+        spec = gs.spec
+        s = self.state(int(spec[SP_ROWS] * spec[SP_COLS]), int(spec[SP_MINES]))
         best_batch(gs, n_games, deal_rng, self.rng, s.ws.arrays, s.known, s.prob, s.certain, s.stats, s.moves,
-                   s.dist, s.queue, s.tied, self.max_work, self.first_cell(int(spec[0]), int(spec[1])), *self._args(s),
+                   s.dist, s.queue, s.tied, self.max_work, self.first_cell(int(spec[SP_ROWS]), int(spec[SP_COLS])), *self._args(s),
                    out)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cells import COVERED, FLAG, FLAGGED, REVEAL
-from ..engine import (ST_DEALT, ST_STATUS, begin_game, deal_first_click, flag_cell, kernel, open_cell,
+from ..engine import (SP_COLS, SP_MINES, SP_ROWS, ST_DEALT, ST_STATUS, begin_game, deal_first_click, flag_cell, kernel, open_cell,
                       record_game, uniform_below)
 from ..probability import CERTAIN_MINE, CERTAIN_SAFE, DEFAULT_MAX_WORK, OK, Workspace, solve_kernel
 from .base import Agent, cell_to_move, register
@@ -153,8 +153,8 @@ def csp_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, mov
 @kernel
 def apply_decision(gs, moves, k, known, deal_rng):
     """Apply a decision's moves (skipping reveals the flood already made); stops at a loss."""
-    st = gs[1]
-    view = gs[4]
+    st = gs.counters
+    view = gs.shown
     for q in range(k):
         cell = moves[q, 1]
         if moves[q, 0] == FLAG:
@@ -171,11 +171,11 @@ def apply_decision(gs, moves, k, known, deal_rng):
 @kernel
 def csp_batch(gs, n_games, deal_rng, agent_rng, ws, known, prob, certain, stats, moves, dist, queue, tied,
               tie_rule, first, max_work, out):
-    st = gs[1]
-    view = gs[4]
-    mines = gs[0][2]
-    nbr = gs[6]
-    nbr_count = gs[7]
+    st = gs.counters
+    view = gs.shown
+    mines = gs.spec[SP_MINES]
+    nbr = gs.nbr
+    nbr_count = gs.nbr_count
     for g in range(n_games):
         begin_game(gs, deal_rng)
         known[:] = 0
@@ -251,10 +251,10 @@ class CSPAgent(Agent):
         if game.over:
             raise ValueError("decision() needs a game in progress; this one is over")
         gs = game._gs
-        view = gs[4]
+        view = gs.shown
         s = self.state(game.level.cells, game.level.mines)
         s.known[:] = view == FLAGGED  # the agent's flags are its certain mines
-        k = csp_decide(view, game.level.mines, gs[6], gs[7], s.ws.arrays, s.known, s.prob, s.certain, s.stats,
+        k = csp_decide(view, game.level.mines, gs.nbr, gs.nbr_count, s.ws.arrays, s.known, s.prob, s.certain, s.stats,
                        s.moves, s.dist, s.queue, s.tied, self.tie_rule, self.first_cell(game.level.rows, game.level.cols),
                        self.max_work, self.rng)
         if k < 0:
@@ -268,7 +268,7 @@ class CSPAgent(Agent):
     def act(self, game):
         made = []
         for kind, cell in self.decision(game):
-            if kind == REVEAL and game._gs[4][cell] != COVERED:
+            if kind == REVEAL and game._gs.shown[cell] != COVERED:
                 continue  # opened by an earlier reveal's flood
             move = cell_to_move(kind, cell, game.level)
             game.apply(move)
@@ -279,10 +279,10 @@ class CSPAgent(Agent):
 
     # --- batch ---------------------------------------------------------------------
     def play_batch(self, gs, n_games, deal_rng, out):
-        spec = gs[0]
-        s = self.state(int(spec[0] * spec[1]), int(spec[2]))
+        spec = gs.spec
+        s = self.state(int(spec[SP_ROWS] * spec[SP_COLS]), int(spec[SP_MINES]))
         csp_batch(gs, n_games, deal_rng, self.rng, s.ws.arrays, s.known, s.prob, s.certain, s.stats, s.moves,
-                  s.dist, s.queue, s.tied, self.tie_rule, self.first_cell(int(spec[0]), int(spec[1])), self.max_work,
+                  s.dist, s.queue, s.tied, self.tie_rule, self.first_cell(int(spec[SP_ROWS]), int(spec[SP_COLS])), self.max_work,
                   out)
 
 

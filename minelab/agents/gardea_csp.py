@@ -738,13 +738,13 @@ def _reset_game(ws):
 
 @kernel
 def csp_batch(gs, ws, max_nodes, n_games, deal_rng, agent_rng, out):
-    st = gs[1]
-    view = gs[4]
+    st = gs.counters
+    view = gs.shown
     for g in range(n_games):
         begin_game(gs, deal_rng)
         _reset_game(ws)
         while st[ST_STATUS] == 0:
-            kind, cell = csp_decide(view, gs[0], gs[6], gs[7], ws, max_nodes, agent_rng)
+            kind, cell = csp_decide(view, gs.spec, gs.nbr, gs.nbr_count, ws, max_nodes, agent_rng)
             if kind == FLAG:
                 flag_cell(gs, cell)
             else:
@@ -793,7 +793,7 @@ class GardeaCSPAgent(Agent):
     def _choose(self, game):
         gs = game._gs
         ws = self._game_ws(game)
-        kind, cell = csp_decide(gs[4], gs[0], gs[6], gs[7], ws, self.max_nodes, self.rng)
+        kind, cell = csp_decide(gs.shown, gs.spec, gs.nbr, gs.nbr_count, ws, self.max_nodes, self.rng)
         if cell < 0:
             raise ValueError("no covered cell left to play (every covered cell is flagged)")
         return cell_to_move(int(kind), cell, game.level)
@@ -806,5 +806,5 @@ class GardeaCSPAgent(Agent):
                 "crap_shoots": int(meta[M_CRAP])}
 
     def play_batch(self, gs, n_games, deal_rng, out):
-        ws = self._work_for(int(gs[0][SP_ROWS]), int(gs[0][SP_COLS]))
+        ws = self._work_for(int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS]))
         csp_batch(gs, ws, self.max_nodes, n_games, deal_rng, self.rng, out)

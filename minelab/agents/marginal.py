@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cells import COVERED, REVEAL
-from ..engine import ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell, record_game
+from ..engine import SP_COLS, SP_ROWS, ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell, record_game
 from .base import Agent, cell_to_move, register
 
 
@@ -46,9 +46,9 @@ def marginal_learn(mine, mine_seen, games_seen):
 
 @kernel
 def marginal_batch(gs, n_games, deal_rng, agent_rng, mine_seen, games_seen, out):
-    st = gs[1]
-    mine = gs[2]
-    view = gs[4]
+    st = gs.counters
+    mine = gs.mine
+    view = gs.shown
     for g in range(n_games):
         begin_game(gs, deal_rng)
         while st[ST_STATUS] == 0:
@@ -84,14 +84,14 @@ class MarginalAgent(Agent):
 
     def _choose(self, game):
         seen, games = self.memory(game.level.rows, game.level.cols)
-        cell = marginal_decide(game._gs[4], seen, games[0], self.rng)
+        cell = marginal_decide(game._gs.shown, seen, games[0], self.rng)
         return cell_to_move(REVEAL, cell, game.level)
 
     def game_over(self, game):
         seen, games = self.memory(game.level.rows, game.level.cols)
-        marginal_learn(game._gs[2], seen, games)
+        marginal_learn(game._gs.mine, seen, games)
 
     def play_batch(self, gs, n_games, deal_rng, out):
-        rows, cols = int(gs[0][0]), int(gs[0][1])
+        rows, cols = int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS])
         seen, games = self.memory(rows, cols)
         marginal_batch(gs, n_games, deal_rng, self.rng, seen, games, out)

@@ -18,8 +18,8 @@ def random_decide(view, rng):
 
 @kernel
 def random_batch(gs, n_games, deal_rng, agent_rng, out):
-    view = gs[4]
-    st = gs[1]
+    view = gs.shown
+    st = gs.counters
     for g in range(n_games):
         begin_game(gs, deal_rng)
         while st[ST_STATUS] == 0:
@@ -37,7 +37,7 @@ class RandomAgent(Agent):
     name = "random"
 
     def _choose(self, game):
-        cell = random_decide(game._gs[4], self.rng)
+        cell = random_decide(game._gs.shown, self.rng)
         return cell_to_move(REVEAL, cell, game.level)
 
     def play_batch(self, gs, n_games, deal_rng, out):
@@ -60,9 +60,9 @@ def oracle_decide(view, mine, dealt, start):
 
 @kernel
 def oracle_batch(gs, n_games, deal_rng, out):
-    st = gs[1]
-    mine = gs[2]
-    view = gs[4]
+    st = gs.counters
+    mine = gs.mine
+    view = gs.shown
     for g in range(n_games):
         begin_game(gs, deal_rng)
         cell = 0
@@ -83,7 +83,7 @@ class OracleAgent(Agent):
 
     def _choose(self, game):
         gs = game._gs
-        cell = oracle_decide(gs[4], gs[2], gs[1][ST_DEALT], 0)
+        cell = oracle_decide(gs.shown, gs.mine, gs.counters[ST_DEALT], 0)
         return cell_to_move(REVEAL, cell, game.level)
 
     def play_batch(self, gs, n_games, deal_rng, out):

@@ -42,7 +42,7 @@ SIZES = {
 # ---------------------------------------------------------------------- task kinds
 @njit(cache=True)
 def _mine_counts_kernel(gs, n_boards, rng, counts):
-    mine = gs[2]
+    mine = gs.mine
     for _ in range(n_boards):
         begin_game(gs, rng)  # rule NONE: the board is dealt here, before any click
         for i in range(mine.shape[0]):
