@@ -42,12 +42,29 @@ def max_mines(rows: int, cols: int, first_click: str) -> int:
 
 @dataclass(frozen=True)
 class Level:
+    """A board: rows x cols with `mines` mines, and the first-click rule.
+
+    first_click: "safe" (the default: the first click is never a mine), "opening" (it
+    is a zero) or "none" (mines anywhere, the first click can lose).
+
+        >>> Level(8, 8, 10)
+        Level(rows=8, cols=8, mines=10, first_click='safe')
+        >>> Level("16x30x99:opening") == Level.parse("expert:opening")
+        True
+    """
+
     rows: int
-    cols: int
-    mines: int
+    cols: int | None = None
+    mines: int | None = None
     first_click: str = "safe"
 
     def __post_init__(self):
+        if isinstance(self.rows, str) and self.cols is None and self.mines is None:  # Level("8x8x10")
+            self._from_text(self.rows)
+            return
+        if self.cols is None and self.mines is None:
+            raise ValueError(f"Level needs rows, cols and mines (or one string such as '8x8x10'), got "
+                             f"rows={self.rows!r}, cols={self.cols!r}, mines={self.mines!r}")
         rows = _check_int("rows", self.rows, 1)
         cols = _check_int("cols", self.cols, 1)
         if rows * cols > MAX_CELLS:
@@ -60,6 +77,15 @@ class Level:
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "cols", cols)
         object.__setattr__(self, "mines", mines)
+
+    def _from_text(self, text: str) -> None:
+        level = Level.parse(text)
+        if self.first_click != "safe":
+            if ":" in text and level.first_click != self.first_click:
+                raise ValueError(f"first_click {self.first_click!r} contradicts the rule in {text!r}")
+            level = level.with_first_click(self.first_click)
+        for name in ("rows", "cols", "mines", "first_click"):
+            object.__setattr__(self, name, getattr(level, name))
 
     @property
     def cells(self) -> int:

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from .agents import list_agents, make_agent
+from .agents.base import BEHAVIOUR_FILE, _behaviour_table
 from .atomic import atomic_write
 from .engine import Game, board_text
 from .levels import Level
@@ -42,7 +43,6 @@ BATCH = ("8x8x10", 200, 0)  # level, games, run seed of the batch summary
 SMALL_BATCH = ("4x4x4", 200, 0)
 AGENT_SEED = 7
 TRAINED_GAME_SEED = 5
-BEHAVIOUR_FILE = Path(__file__).resolve().parent / "agents" / "behaviour.json"
 
 
 def default_dir() -> Path:
@@ -122,6 +122,7 @@ def regenerate(directory: Path | None = None, names=None) -> dict[str, str]:
         table[name] = digest(text)
     table = {k: table[k] for k in sorted(table) if k in list_agents()}
     atomic_write(BEHAVIOUR_FILE, lambda f: f.write(json.dumps(table, indent=1, sort_keys=True) + "\n"))
+    _behaviour_table.cache_clear()
     return table
 
 

@@ -12,8 +12,8 @@ ones (`data/published/<paper>.csv`, always labelled "published")::
                            profile=profile)
     report.build_report()
 
-Set the environment variable MINELAB_FIGURES_DIR to write somewhere else than
-`<repo>/figures` (the tests do). This module depends on pandas, numpy, matplotlib and
+Outputs go to `<project>/figures` (see minelab.paths: the checkout you run from, or the
+current directory), or to $MINELAB_FIGURES_DIR (the tests set it). This module depends on pandas, numpy, matplotlib and
 the standard library only: it sits above the engine, agents and runner and imports none
 of them.
 """
@@ -24,18 +24,18 @@ import fnmatch
 import math
 import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 
+from . import paths
 from .atomic import atomic_write
 from .profiles import PROFILES
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-PUBLISHED_DIR = REPO_ROOT / "data" / "published"
-FIGURES_ENV = "MINELAB_FIGURES_DIR"
+FIGURES_ENV = paths.FIGURES_ENV
 
 #: paper id -> title (DESIGN.md's table of papers), in report order.
 PAPERS: dict[str, str] = {
@@ -64,9 +64,8 @@ _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 # --------------------------------------------------------------------------- paths
 
 def figures_dir(paper: str | None = None) -> Path:
-    """`<repo>/figures` (or $MINELAB_FIGURES_DIR), or its `<paper>` subfolder; created on demand."""
-    env = os.environ.get(FIGURES_ENV)
-    root = Path(env).expanduser() if env else REPO_ROOT / "figures"
+    """`<project>/figures` (or $MINELAB_FIGURES_DIR), or its `<paper>` subfolder; created on demand."""
+    root = paths.figures_root()
     path = root if paper is None else root / _check_paper(paper)
     path.mkdir(parents=True, exist_ok=True)
     return path
@@ -97,6 +96,55 @@ _atomic_write = atomic_write
 
 def _write_text(path: Path, text: str) -> Path:
     return _atomic_write(path, lambda fh: fh.write(text))
+
+
+# --------------------------------------------------------------------------- results: the one way to save
+
+@dataclass
+class PaperResult:
+    """What a figure or table function returns: its name (the function's), the figure
+    (None for a table), its tidy data (None for a drawing) and the measured rows
+    REPORT.md sets beside the published ones (dicts of MEASURED_INPUT columns)."""
+
+    name: str
+    figure: object
+    table: pd.DataFrame | None
+    measured: list[dict] = field(default_factory=list)
+
+
+def output_name(name: str, profile: str) -> str:
+    """The file stem of a result at `profile`: `name` at quick (the default), else
+    `name_<profile>` (fig07_win_rate_curves_paper), so a quick rerun never overwrites a
+    paper-size result.
+
+        >>> output_name("fig07_win_rate_curves", "paper")
+        'fig07_win_rate_curves_paper'
+    """
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {', '.join(PROFILES)}; got {profile!r}")
+    return name if profile == "quick" else f"{name}_{profile}"
+
+
+def publish(result: PaperResult, paper: str, notebook: str, profile: str) -> PaperResult:
+    """Save a result: the one way every notebook writes what it made.
+
+    The figure goes to figures/<paper>/<name>.png, the table to <name>.csv and <name>.md
+    (name = `output_name(result.name, profile)`), the measured rows into
+    figures/<paper>/measured.csv under this profile. Every write is atomic. Returns the
+    result, so a notebook cell can end with it and show the figure.
+
+        result = publish(paper.fig07_win_rate_curves(**sizes), paper.PAPER, paper.NOTEBOOK, profile)
+    """
+    if not isinstance(result, PaperResult):
+        raise ValueError(f"publish needs a PaperResult, got {type(result).__name__}")
+    name = output_name(_check_name(result.name), profile)
+    if result.figure is not None:
+        save_figure(result.figure, paper, name)
+    if result.table is not None:
+        save_table(result.table, paper, name)
+    if result.measured:
+        record_measured(paper, result.measured, notebook=notebook, profile=profile)
+    return result
 
 
 # --------------------------------------------------------------------------- figures and tables
@@ -311,7 +359,7 @@ def record_measured(paper: str, rows, notebook: str, profile: str) -> Path:
 # --------------------------------------------------------------------------- published numbers
 
 def _published_dir(directory=None) -> Path:
-    return Path(directory) if directory is not None else PUBLISHED_DIR
+    return Path(directory) if directory is not None else paths.published_dir()
 
 
 def _read_strict_csv(path: Path, columns: tuple[str, ...], what: str) -> pd.DataFrame:
@@ -562,6 +610,6 @@ def build_report(path: str | os.PathLike | None = None, *,
     return _write_text(path, text)
 
 
-__all__ = ["REPO_ROOT", "PAPERS", "PROFILES", "figures_dir", "save_figure", "save_table",
+__all__ = ["PAPERS", "PROFILES", "PaperResult", "publish", "output_name", "figures_dir", "save_figure", "save_table",
            "markdown_table", "record_measured", "load_measured", "load_published", "load_items", "compare",
            "build_report"]

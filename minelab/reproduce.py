@@ -8,8 +8,11 @@
 Each notebook `notebooks/<stem>.ipynb` (names starting with "_" are skipped) runs with
 the parameters profile, seed and scheduler injected after its cell tagged "parameters";
 the executed copy goes to `build/<stem>.ipynb` (git-ignored), the notebook's own outputs
-(figures, tables, measured numbers) to `figures/` through minelab.report.
-The kernel is always the interpreter running this code, whatever kernelspecs the user has.
+(figures, tables, measured numbers) to `figures/` through minelab.report. All of them
+under the project directory (minelab.paths): the checkout you run from, or the current
+directory with the notebooks shipped in the package. The kernel is always the
+interpreter running this code, whatever kernelspecs the user has. The output is one
+line per notebook with its time, then where REPORT.md is.
 """
 from __future__ import annotations
 
@@ -22,17 +25,19 @@ import tempfile
 import time
 from pathlib import Path
 
+from . import paths
 from .profiles import PROFILES
-from .report import REPO_ROOT, build_report
+from .report import build_report
 
-NOTEBOOKS_DIR = REPO_ROOT / "notebooks"
-BUILD_DIR = REPO_ROOT / "build"
 _PRIVATE_KERNEL = "minelab-reproduce"
+# The kernel's own start-up log (e.g. "running over TCP without encryption": the kernel is
+# local, on the loopback interface) is not the run's output; its errors still show.
+_KERNEL_ARGS = ["--IPKernelApp.log_level=ERROR"]
 
 
 def list_notebooks(notebooks_dir: str | os.PathLike | None = None) -> list[Path]:
     """The notebooks `run` executes, sorted by name (those starting with "_" are skipped)."""
-    folder = Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR
+    folder = Path(notebooks_dir) if notebooks_dir is not None else paths.notebooks_dir()
     if not folder.is_dir():
         return []
     return sorted(p for p in folder.glob("*.ipynb") if not p.name.startswith(("_", ".")))
@@ -109,6 +114,22 @@ def _kernel(kernel_name: str | None):
                 os.environ["JUPYTER_PATH"] = old
 
 
+@contextlib.contextmanager
+def _project_env():
+    """Pin the project directory for the kernels ($MINELAB_PROJECT), so a notebook writes
+    under the project this run belongs to, wherever the notebook file itself lives."""
+    project = paths.project_dir()
+    old = os.environ.get(paths.PROJECT_ENV)
+    os.environ[paths.PROJECT_ENV] = str(project)
+    try:
+        yield project
+    finally:
+        if old is None:
+            os.environ.pop(paths.PROJECT_ENV, None)
+        else:
+            os.environ[paths.PROJECT_ENV] = old
+
+
 def run(profile: str = "quick", only=None, scheduler: str | None = None, seed: int = 0,
         notebooks_dir: str | os.PathLike | None = None, build_dir: str | os.PathLike | None = None,
         kernel_name: str | None = None) -> list[Path]:
@@ -127,8 +148,8 @@ def run(profile: str = "quick", only=None, scheduler: str | None = None, seed: i
     seed = int(seed)
     if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
         raise ValueError(f"scheduler must be an address such as tcp://host:8786 or None, got {scheduler!r}")
-    nb_dir = (Path(notebooks_dir) if notebooks_dir is not None else NOTEBOOKS_DIR).resolve()
-    out_dir = (Path(build_dir) if build_dir is not None else BUILD_DIR).resolve()
+    nb_dir = (Path(notebooks_dir) if notebooks_dir is not None else paths.notebooks_dir()).resolve()
+    out_dir = (Path(build_dir) if build_dir is not None else paths.build_dir()).resolve()
     selected = _select(list_notebooks(nb_dir), only)
     missing = [p.name for p in selected if not _has_parameters_cell(p)]
     if missing:
@@ -141,15 +162,15 @@ def run(profile: str = "quick", only=None, scheduler: str | None = None, seed: i
     if not selected:
         print(f"no notebooks to run in {nb_dir}", flush=True)
     out_dir.mkdir(parents=True, exist_ok=True)
-    with _kernel(kernel_name) as kname:
+    with _kernel(kernel_name) as kname, _project_env() as project:
         for nb in selected:
             target = out_dir / nb.name
             print(f"running {nb.stem} ({profile})... ", end="", flush=True)
             start = time.perf_counter()
             try:
-                pm.execute_notebook(str(nb), str(target), parameters=parameters, cwd=str(nb_dir),
+                pm.execute_notebook(str(nb), str(target), parameters=parameters, cwd=str(project),
                                     kernel_name=kname, language="python", progress_bar=False,
-                                    log_output=False)
+                                    log_output=False, extra_arguments=_KERNEL_ARGS)
             except pm.PapermillExecutionError as exc:
                 print(f"failed after {time.perf_counter() - start:.1f} s (executed copy: {target})", flush=True)
                 cell = exc.exec_count if exc.exec_count is not None else exc.cell_index
@@ -164,4 +185,4 @@ def run(profile: str = "quick", only=None, scheduler: str | None = None, seed: i
     return executed
 
 
-__all__ = ["run", "list_notebooks", "NOTEBOOKS_DIR", "BUILD_DIR"]
+__all__ = ["run", "list_notebooks"]

@@ -6,8 +6,9 @@ import pytest  # noqa: E402
 
 import minelab as ml  # noqa: E402
 from minelab import report  # noqa: E402
-from minelab.experiments import validate_tasks  # noqa: E402
-from minelab.papers import buffet2012 as buffet, leaderboard as board  # noqa: E402
+from minelab.sweep import validate_tasks  # noqa: E402
+from minelab.papers import buffet2012 as buffet
+from minelab.studies import leaderboard as board  # noqa: E402
 from minelab.profiles import PROFILES, resolve_params  # noqa: E402
 
 

@@ -267,3 +267,25 @@ def test_parse_validates_fields(text, field):
 @pytest.mark.parametrize("text", ["8x8x64:none", "3x3x0:opening", "8x8x63", "1x1x1:none"])
 def test_parse_accepts_bounds(text):
     assert str(Level.parse(text)) == text
+
+
+# ----------------------------------------------------------------------------- Level("...")
+@pytest.mark.parametrize("text, expected", [("8x8x10", Level(8, 8, 10)), ("expert", Level(16, 30, 99)),
+                                            ("16x30x99:opening", Level(16, 30, 99, "opening")),
+                                            ("beginner:none", Level(8, 8, 10, "none"))])
+def test_level_from_one_string_is_parse(text, expected):
+    assert Level(text) == expected == Level.parse(text)
+    assert hash(Level(text)) == hash(expected)
+
+
+def test_level_string_with_a_first_click_keyword():
+    assert Level("9x9x10", first_click="opening") == Level(9, 9, 10, "opening")
+    with pytest.raises(ValueError, match="contradicts"):
+        Level("9x9x10:none", first_click="opening")
+
+
+@pytest.mark.parametrize("args, needle", [((8, 8), "mines must be an integer"), ((8,), "needs rows, cols and mines"),
+                                          (("8x8",), "must look like ROWSxCOLSxMINES")])
+def test_level_with_too_little_says_what_to_give(args, needle):
+    with pytest.raises(ValueError, match=needle):
+        Level(*args)

@@ -7,12 +7,18 @@ from the same random stream.
 """
 from __future__ import annotations
 
+import inspect
+import json
+from functools import lru_cache
+from pathlib import Path
+
 import numpy as np
 
 from ..engine import Game, Move, as_generator
 from ..levels import Level
 
 _REGISTRY: dict[str, type["Agent"]] = {}
+BEHAVIOUR_FILE = Path(__file__).resolve().parent / "behaviour.json"  # golden-playthrough digests
 
 
 def register(cls):
@@ -24,13 +30,58 @@ def register(cls):
 
 
 def list_agents() -> list[str]:
+    """The names of every registered agent, sorted.
+
+        >>> import minelab as ml
+        >>> "hcsp" in ml.list_agents()
+        True
+    """
     return sorted(_REGISTRY)
 
 
 def make_agent(name: str, **params) -> "Agent":
+    """A new agent of the registered family `name`, with its parameters.
+
+    `seed` (int, SeedSequence or Generator) seeds the agent's own choices in interactive
+    play; `ml.play` gives it a stream of its own. Unknown names and bad parameters raise
+    ValueError naming the field; `help(type(agent))` shows a family's parameters.
+
+        >>> import minelab as ml
+        >>> agent = ml.make_agent("egreedy-mab", epsilon=0.05)
+        >>> agent.params()["epsilon"]
+        0.05
+    """
     if name not in _REGISTRY:
         raise ValueError(f"agent must be one of {', '.join(list_agents())}; got {name!r}")
-    return _REGISTRY[name](**params)
+    cls = _REGISTRY[name]
+    try:
+        return cls(**params)
+    except TypeError as exc:  # an unknown keyword: say which ones the family takes
+        allowed = [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "kw", "kwargs")]
+        raise ValueError(f"{name}: {exc}; its parameters are {', '.join(allowed)}") from None
+
+
+@lru_cache(maxsize=1)
+def _behaviour_table() -> dict[str, str]:
+    try:
+        return json.loads(BEHAVIOUR_FILE.read_text())
+    except FileNotFoundError:
+        return {}
+
+
+def behaviour_digests(names=None) -> dict[str, str]:
+    """{agent: digest of its golden playthrough} for `names` (default: every registered
+    agent), from behaviour.json beside this module (written by `python -m
+    minelab.playthrough --regenerate`). An agent without a golden file (registered in a
+    notebook, say) is "unpinned". The sweep stamps its result files with these.
+
+        >>> import minelab as ml
+        >>> sorted(ml.agents.behaviour_digests(["random"]))
+        ['random']
+    """
+    table = _behaviour_table()
+    names = list_agents() if names is None else names
+    return {name: table.get(name, "unpinned") for name in names}
 
 
 class Agent:

@@ -19,10 +19,10 @@ from scipy import stats as sps
 
 from ..engine import as_generator, begin_game, new_game_state
 from ..agents import make_agent
-from ..experiments import derive_seed, grid, run_sweep, task_kind
+from ..sweep import derive_seed, grid, run_sweep, task_kind
 from ..levels import Level
 from ..stats import chi2_gof, wilson
-from . import PaperResult
+from ..report import PaperResult
 
 PAPER = "antimatroid2012"
 NOTEBOOK = "antimatroid2012_agents.ipynb"

@@ -21,9 +21,9 @@ import numpy as np
 import pandas as pd
 
 from ..agents import list_agents
-from ..experiments import run_sweep
-from .leaderboard import check_games, play_tasks, win_rates
-from . import PaperResult
+from ..sweep import run_sweep
+from ..tasks import check_games, play_tasks, win_rates
+from ..report import PaperResult
 
 PAPER = "buffet2012"
 NOTEBOOK = "buffet2012_optimistic_heuristics.ipynb"

@@ -27,10 +27,10 @@ from scipy import stats as sps
 from ..agents import make_agent
 from ..agents.gardea_csp import DEFAULT_MAX_NODES
 from ..engine import Game, run_streams
-from ..experiments import grid, run_sweep
+from ..sweep import grid, run_sweep
 from ..levels import Level
 from ..stats import wilson
-from . import PaperResult
+from ..report import PaperResult
 
 PAPER = "gardea2015"
 NOTEBOOK = "gardea2015_training_solver.ipynb"

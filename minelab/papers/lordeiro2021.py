@@ -5,9 +5,9 @@ whose run sizes are keyword defaults (Figs 1-6, the board drawings, live in
 `lordeiro2021_boards`). Each returns a `PaperResult`: the figure, its tidy table, and
 the measured rows REPORT.md puts beside the published ones.
 
-One task kind, "bandit_train", does all the work: one learner trained through a
-schedule of levels (Table III's 8x8x(10..13) is four stages), then, optionally,
-tested on other levels, each test on its own copy of the trained agent. As in the
+One shared task kind, "train_test" (`minelab.tasks`), does all the work: one learner
+trained through a schedule of levels (Table III's 8x8x(10..13) is four stages), then,
+optionally, tested on other levels, each test on its own copy of the trained agent. As in the
 authors' code, learning never stops (a test keeps learning) and the training win rate
 is the cumulative mean over all games so far; mines are placed with no first-click
 rule (`none`) and the program opens the first zero cell for the agent (see
@@ -25,12 +25,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from ..agents import make_agent
-from ..experiments import derive_seed, run_sweep, task_kind
+from ..sweep import run_sweep
+from ..tasks import train_spec
 from ..levels import Level
-from ..runner import play
 from ..stats import ecdf, mann_whitney, wilson
-from . import PaperResult
+from ..report import PaperResult
 
 PAPER = "lordeiro2021"
 NOTEBOOK = "lordeiro2021_bandits.ipynb"
@@ -71,90 +70,9 @@ TABLE4_SETTINGS = ("8x8x10", "8x8x15")
 GRID_SIDES = tuple(range(3, 11))
 FIG11_DENSITY = 0.15625
 FIG12_DENSITIES = (0.14, 0.15, 0.16, 0.17, 0.18, 0.19, 0.20)
-CURVE_POINTS = 500  # training records are kept as this many blocks per stage
 
 
-# ---------------------------------------------------------------------- the task
-_TRAIN_FIELDS = {"kind", "module", "seed", "agent", "agent_params", "schedule", "tests", "table"}
-
-
-def _check_train(task: dict) -> None:
-    unknown = sorted(set(task) - _TRAIN_FIELDS)
-    if unknown:
-        raise ValueError(f"field {unknown[0]!r} is not a 'bandit_train' param (allowed: {', '.join(sorted(_TRAIN_FIELDS))})")
-    try:
-        agent = make_agent(task["agent"], **task.get("agent_params", {}))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"field 'agent'/'agent_params': {exc}") from None
-    if not getattr(agent, "extra_fields", ()) == ("actions", "perfect"):
-        raise ValueError(f"field 'agent': {task['agent']!r} is not a bandit agent")
-    for field in ("schedule", "tests"):
-        stages = task.get(field, [])
-        if type(stages) is not list or (field == "schedule" and not stages):
-            raise ValueError(f"field {field!r} must be a list of [level, games] pairs"
-                             + (" (at least one)" if field == "schedule" else ""))
-        for stage in stages:
-            if type(stage) is not list or len(stage) != 2 or type(stage[1]) is not int or stage[1] < 1:
-                raise ValueError(f"field {field!r}: each entry must be [level, positive games], got {stage!r}")
-            try:
-                Level.parse(stage[0])
-            except ValueError as exc:
-                raise ValueError(f"field {field!r}: {exc}") from None
-    if type(task.get("table", False)) is not bool:
-        raise ValueError(f"field 'table' must be true or false, got {task['table']!r}")
-
-
-@task_kind("bandit_train", check=_check_train)
-def train_task(params: dict) -> pd.DataFrame:
-    """Train one bandit agent through `schedule`, then test copies of it on `tests`.
-
-    One long frame, column `part`:
-      train  one row per block of games: stage, level, games_end (games so far), games,
-             wins, moves, actions and perfect (table size after the block's last game)
-      test   one row per test game: level, game, won
-      table  (if params["table"]) one row per action recorded: key, q, n
-    """
-    agent = make_agent(params["agent"], **params.get("agent_params", {}))
-    stages, tests = params["schedule"], params.get("tests", [])
-    seeds = np.random.SeedSequence(params["seed"]).spawn(len(stages) + len(tests))
-    frames, done = [], 0
-    for i, (level, games) in enumerate(stages):
-        df = play(agent, level, games, seeds[i], progress=False)
-        frames.append(_blocks(df, i, level, done))
-        done += games
-    for j, (level, games) in enumerate(tests):
-        df = play(agent.copy(), level, games, seeds[len(stages) + j], progress=False)
-        frames.append(pd.DataFrame({"part": "test", "level": level, "game": df["game"], "won": df["won"]}))
-    if params.get("table", False):
-        t = agent.table()
-        frames.append(pd.DataFrame({"part": "table", "key": t["key"], "q": t["q"], "n": t["n"]}))
-    out = pd.concat(frames, ignore_index=True)
-    out["part"] = out["part"].astype("category")
-    out["level"] = out["level"].astype("category")
-    return out
-
-
-def _blocks(df: pd.DataFrame, stage: int, level: str, offset: int) -> pd.DataFrame:
-    size = max(1, len(df) // CURVE_POINTS)
-    block = df["game"].to_numpy() // size
-    g = df.groupby(block, sort=True)
-    out = pd.DataFrame({"games": g.size(), "wins": g["won"].sum(), "moves": g["moves"].sum(),
-                        "actions": g["actions"].last(), "perfect": g["perfect"].last()})
-    out["games_end"] = offset + out["games"].cumsum()
-    out.insert(0, "level", level)
-    out.insert(0, "stage", stage)
-    out.insert(0, "part", "train")
-    return out.reset_index(drop=True)
-
-
-def train_spec(agent: str, agent_params: dict, schedule, tests=(), table=False, seed=0) -> dict:
-    """A bandit_train task; its seed derives from the root `seed` and everything else."""
-    task = {"kind": "bandit_train", "module": MODULE, "agent": agent, "agent_params": dict(agent_params),
-            "schedule": [[str(lv), int(n)] for lv, n in schedule],
-            "tests": [[str(lv), int(n)] for lv, n in tests], "table": bool(table)}
-    return {**task, "seed": derive_seed(seed, task)}
-
-
+# ---------------------------------------------------------------------- analysis
 def curves(df: pd.DataFrame) -> pd.DataFrame:
     """Training curves per task: cumulative win rate (with Wilson interval) and actions."""
     train = df[df["part"] == "train"].copy()

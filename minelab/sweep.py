@@ -1,4 +1,5 @@
-"""Sweeps: many independent tasks, each cached as one parquet file, run on any executor.
+"""The sweep and its result cache: many independent tasks, each cached as one parquet
+file, run on any executor.
 
 A *task* is a plain dict of JSON values that fully determines its result:
 
@@ -6,7 +7,8 @@ A *task* is a plain dict of JSON values that fully determines its result:
 
 "kind" names a function registered with `@task_kind(name)`; "seed" (a non-negative
 int) is its only source of randomness; an optional "module" ("minelab.papers.x")
-names the module that registers the kind, so worker processes can import it.
+names the module that registers the kind, so worker processes can import it. The
+kinds shared by several papers ("play", "train_test") live in `minelab.tasks`.
 
     tasks = grid({"kind": "play", "n_games": 10_000}, seeds=2024,
                  agent=["random", "marginal"], level=["8x8x10", "9x9x10"])
@@ -20,14 +22,19 @@ rerun computes exactly what is missing. Files are named by a hash of the task's 
 (`task_key`), carry the params in their metadata, and are checked on every read, so a
 stale, foreign, truncated or otherwise damaged file is never read as data.
 
+Why a file computed by other code is never served: each file also records the *code
+stamp* of its task (`code_stamp`): the kind's `revision` (bumped by hand when the task
+function's own analysis changes) and, for every agent the task plays, the digest of
+that agent's golden playthrough (`minelab/agents/behaviour.json`, rewritten by
+`python -m minelab.playthrough --regenerate`, which the playthrough test forces on any
+change of play). A file whose stamp differs from today's is recomputed
+(`StaleResultWarning`), and `load_results` treats it as missing. Every file records
+the minelab version that wrote it too (provenance only).
+
 Why results are bitwise identical on every executor: a task's result depends only on
 its params (the seed is one of them; workers share no state), and the frame handed
 back is always the one read from the parquet file, whether the task ran just now, in
 another process, on a dask cluster, or in last week's run.
-
-Caveat: a file is keyed by the params *as written*, not by the code that produced it.
-When a code change alters what a task computes, use a new results directory, add a
-param that says so (e.g. "rev": 2), or pass recompute=True.
 """
 from __future__ import annotations
 
@@ -46,6 +53,7 @@ import uuid
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -53,24 +61,25 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
-from .agents import make_agent
-from .levels import Level
+from . import paths
+from ._version import __version__
+from .agents import behaviour_digests
 from .atomic import atomic_write
-from .runner import MAX_GAMES, play
 
 __all__ = [
     "task_kind", "list_task_kinds", "task_key", "result_path", "default_results_dir",
     "validate_tasks", "run_sweep", "load_results", "grid", "derive_seed",
-    "TaskError", "MissingResultsError", "CorruptResultWarning",
+    "code_stamp", "TaskError", "MissingResultsError", "CorruptResultWarning", "StaleResultWarning",
 ]
 
-RESULTS_ENV = "MINELAB_RESULTS"
+RESULTS_ENV = paths.RESULTS_ENV
 # Bump when the file layout changes: files of another format are then recomputed.
 FORMAT = "1"
 _META_FORMAT = b"minelab.format"
 _META_TASK = b"minelab.task"  # the task's canonical JSON: the proof of what the file holds
 _META_KEY = b"minelab.key"
 _META_INFO = b"minelab.info"  # provenance only (version, seconds, attrs); never checked
+_META_CODE = b"minelab.code"  # the task's code stamp: a file computed by other code is recomputed
 
 # Kind names become directory and file names, so keep them to portable characters.
 _KIND_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
@@ -88,41 +97,64 @@ class CorruptResultWarning(UserWarning):
     """A result file could not be read back as the task's result; it is recomputed."""
 
 
+class StaleResultWarning(UserWarning):
+    """A result file was computed by other code (another agent behaviour or task revision); it is recomputed."""
+
+
 # --- the registry of task kinds -----------------------------------------------------
 
-_KINDS: dict[str, tuple[Callable[[dict], pd.DataFrame], Callable[[dict], None] | None]] = {}
+class _Kind(NamedTuple):
+    fn: Callable[[dict], pd.DataFrame]
+    check: Callable[[dict], None] | None
+    agents: Callable[[dict], Iterable[str]] | None
+    revision: int
 
 
-def task_kind(name: str, *, check: Callable[[dict], None] | None = None):
+_KINDS: dict[str, _Kind] = {}
+
+
+def task_kind(name: str, *, check: Callable[[dict], None] | None = None,
+              agents: Callable[[dict], Iterable[str]] | None = None, revision: int = 1):
     """Decorator: register `fn(params: dict) -> pandas.DataFrame` as task kind `name`.
 
     `check(params)`, optional, validates a task's params cheaply before a sweep starts
     (raise ValueError naming the field), so a typo in task 37 fails at once instead of
     after the first 36 tasks have run.
 
+    `agents(params)` names the registered agents whose play the result depends on (None:
+    every registered agent, the safe default), and `revision` numbers the task function's
+    own logic: both go into the code stamp that every result file is checked against, so
+    bump `revision` when the function's analysis changes what it returns.
+
     The function must depend on nothing but `params` (the same params must always give
     the same frame), and for process or dask executors it must live in a module that
     workers can import: `minelab` itself or the module named in the task's "module".
     Re-registering the same function (a reloaded module, a re-run notebook cell) replaces
     it; registering a different function under a taken name is an error.
+
+        @task_kind("mine_counts", check=_check, agents=lambda p: [], revision=2)
+        def mine_counts(params): ...
     """
     if not isinstance(name, str) or not _KIND_NAME.fullmatch(name):
         raise ValueError(f"task kind name must match {_KIND_NAME.pattern}, got {name!r}")
+    if isinstance(revision, bool) or not isinstance(revision, int) or revision < 1:
+        raise ValueError(f"revision must be a positive integer, got {revision!r}")
 
     def register(fn):
         if name in _KINDS:
-            old = _KINDS[name][0]
+            old = _KINDS[name].fn
             if (old.__module__, old.__qualname__) != (fn.__module__, fn.__qualname__):
                 raise ValueError(
                     f"task kind {name!r} is already registered by {old.__module__}.{old.__qualname__}"
                 )
-        _KINDS[name] = (fn, check)
+        _KINDS[name] = _Kind(fn, check, agents, revision)
         return fn
 
     return register
 
 
 def list_task_kinds() -> list[str]:
+    """The registered task kinds, sorted (`minelab.tasks` registers the shared ones)."""
     return sorted(_KINDS)
 
 
@@ -134,8 +166,8 @@ def _import_task_module(module) -> None:
     importlib.import_module(module)
 
 
-def _lookup_kind(task: dict):
-    """The (function, check) of the task's kind, importing the task's module first."""
+def _lookup_kind(task: dict) -> _Kind:
+    """The registered kind of the task, importing the task's module first."""
     if "module" in task:
         _import_task_module(task["module"])
     kind = task["kind"]
@@ -171,11 +203,9 @@ def task_key(task: Mapping) -> str:
 
 
 def default_results_dir() -> Path:
-    """$MINELAB_RESULTS if set, else <repo>/data/results (the repo holds the minelab package)."""
-    env = os.environ.get(RESULTS_ENV)
-    if env:
-        return Path(env).expanduser()
-    return Path(__file__).resolve().parent.parent / "data" / "results"
+    """$MINELAB_RESULTS if set, else <project>/data/results (minelab.paths: the checkout
+    you run from, or the current directory)."""
+    return paths.results_root()
 
 
 def _results_dir(results_dir) -> Path:
@@ -188,14 +218,32 @@ def result_path(task: Mapping, results_dir=None) -> Path:
     return _results_dir(results_dir) / task["kind"] / f"{task_key(task)}.parquet"
 
 
+def code_stamp(task: Mapping) -> dict:
+    """What a task's result depends on besides its params: its kind's `revision` and the
+    golden-playthrough digest of every agent it plays (see the module docstring).
+
+        code_stamp({"kind": "play", "agent": "csp", ...})
+        # {"revision": 1, "agents": {"csp": "9a1b43fab9734e3b"}}
+    """
+    kind = _lookup_kind(dict(task))
+    names = None if kind.agents is None else sorted(set(kind.agents(dict(task))))
+    return {"revision": kind.revision, "agents": behaviour_digests(names)}
+
+
+def _stamps(tasks: list[dict]) -> list[bytes]:
+    """Each task's code stamp as the canonical JSON bytes its file must carry."""
+    try:
+        return [_canonical(code_stamp(t)).encode("ascii") for t in tasks]
+    except ValueError as exc:
+        raise ValueError(f"cannot check result files against their code: {exc}") from None
+
+
 def _write_result(path: Path, task: dict, frame: pd.DataFrame, seconds: float) -> None:
     """Write atomically (minelab.atomic): the final name only ever names a complete file."""
     attrs, frame = frame.attrs, frame.copy(deep=False)
     # attrs (e.g. the runner's timing) vary between runs; keep them out of the data.
     frame.attrs = {}
     table = pa.Table.from_pandas(frame, preserve_index=False)
-    from ._version import __version__
-
     info = {"minelab_version": __version__, "seconds": seconds, "attrs": attrs}
     table = table.replace_schema_metadata({
         **(table.schema.metadata or {}),
@@ -203,16 +251,22 @@ def _write_result(path: Path, task: dict, frame: pd.DataFrame, seconds: float) -
         _META_TASK: _canonical(task).encode("ascii"),
         _META_KEY: task_key(task).encode("ascii"),
         _META_INFO: json.dumps(info, default=str).encode(),
+        _META_CODE: _canonical(code_stamp(task)).encode("ascii"),
     })
     # Page checksums let a read detect bit rot inside the data, not just a bad footer.
     atomic_write(path, lambda f: pq.write_table(table, f, write_page_checksum=True), mode="wb")
 
 
-def _read_result(path: Path, task: dict) -> tuple[pd.DataFrame | None, str | None]:
-    """(frame, None) when `path` holds this task's complete result, else (None, reason).
+STALE = "computed by other code"  # the start of _read_result's reason for a stale file
+
+
+def _read_result(path: Path, task: dict, stamp: bytes) -> tuple[pd.DataFrame | None, str | None]:
+    """(frame, None) when `path` holds this task's complete result, computed by the code
+    whose stamp is `stamp` (canonical JSON of `code_stamp(task)`), else (None, reason).
 
     Never raises for a bad file: a truncated or garbage file, a file of another format,
-    or one holding another task (a hash collision, a copied file) are all just invalid.
+    one holding another task (a hash collision, a copied file) or one computed by other
+    code are all just invalid.
     """
     try:
         table = pq.read_table(path, page_checksum_verification=True)
@@ -221,6 +275,9 @@ def _read_result(path: Path, task: dict) -> tuple[pd.DataFrame | None, str | Non
             return None, f"not a minelab result file of format {FORMAT}"
         if meta.get(_META_TASK) != _canonical(task).encode("ascii"):
             return None, "its metadata names another task"
+        if meta.get(_META_CODE) != stamp:
+            return None, (f"{STALE} (stamp {(meta.get(_META_CODE) or b'none').decode('ascii', 'replace')}, "
+                          f"now {stamp.decode('ascii')})")
         return table.to_pandas(), None
     except FileNotFoundError:
         return None, "missing"
@@ -306,7 +363,7 @@ def validate_tasks(tasks, *, registered: bool = True) -> list[str]:
                         f"{', '.join(list_task_kinds()) or 'none'}; a kind defined in a minelab module "
                         f"needs that module in the task's 'module' field)"
                     )
-                check = _KINDS[task["kind"]][1]
+                check = _KINDS[task["kind"]].check
                 if check is not None:
                     check(task)
         except ValueError as exc:
@@ -334,7 +391,7 @@ def _execute(task: dict, results_dir: str) -> str:
     The kind is looked up here, by name, after importing the task's module: functions
     are never pickled, so any worker that can import minelab can run any task.
     """
-    fn, _ = _lookup_kind(task)
+    fn = _lookup_kind(task).fn
     start = time.perf_counter()
     # A copy: a task function that edits its params must not change the caller's task.
     frame = fn(copy.deepcopy(task))
@@ -476,15 +533,17 @@ def run_sweep(tasks, *, results_dir=None, executor="processes", max_workers=None
         raise ValueError("a dask scheduler address needs dask.distributed: pip install 'minelab[dask]'")
 
     frames: list[pd.DataFrame | None] = [None] * len(tasks)
+    stamps = _stamps(tasks)
     if not recompute:
         for i, task in enumerate(tasks):
             path = result_path(task, root)
             if not path.exists():
                 continue
-            frame, problem = _read_result(path, task)
+            frame, problem = _read_result(path, task, stamps[i])
             if frame is None:
+                stale = problem.startswith(STALE)
                 warnings.warn(f"result file {path} of task {i} is {problem}; recomputing it",
-                              CorruptResultWarning, stacklevel=2)
+                              StaleResultWarning if stale else CorruptResultWarning, stacklevel=2)
             frames[i] = frame
     todo = [(i, tasks[i]) for i in range(len(tasks)) if frames[i] is None]
 
@@ -499,7 +558,7 @@ def run_sweep(tasks, *, results_dir=None, executor="processes", max_workers=None
             failures.append((i, exc))
         else:
             path = result_path(tasks[i], root)
-            frame, problem = _read_result(path, tasks[i])
+            frame, problem = _read_result(path, tasks[i], stamps[i])
             if frame is None:
                 failures.append((i, RuntimeError(
                     f"the worker saved {path} but it reads back as {problem} here "
@@ -541,19 +600,24 @@ def run_sweep(tasks, *, results_dir=None, executor="processes", max_workers=None
 def load_results(tasks, results_dir=None) -> pd.DataFrame:
     """The saved results of `tasks`, as run_sweep returns them, without computing anything.
 
-    Raises MissingResultsError listing every task with no valid file (damaged files are
-    also warned about). Kinds need not be registered: this only reads.
+    Raises MissingResultsError listing every task with no valid file (damaged files, and
+    files computed by other code, are also warned about). The kinds must be importable
+    (minelab's own, or the module a task names): each file is checked against its
+    task's code stamp.
     """
     tasks = list(tasks) if not isinstance(tasks, (dict, str)) else tasks
     keys = validate_tasks(tasks, registered=False)
     root = _results_dir(results_dir)
+    stamps = _stamps(tasks)
     frames, missing = [], []
     for i, task in enumerate(tasks):
         path = result_path(task, root)
-        frame, problem = _read_result(path, task)
+        frame, problem = _read_result(path, task, stamps[i])
         if frame is None:
             if problem != "missing":
-                warnings.warn(f"result file {path} of task {i} is {problem}", CorruptResultWarning, stacklevel=2)
+                warnings.warn(f"result file {path} of task {i} is {problem}",
+                              StaleResultWarning if problem.startswith(STALE) else CorruptResultWarning,
+                              stacklevel=2)
             missing.append(f"  task {i} ({keys[i]}): {_canonical(task)}")
         frames.append(frame)
     if missing:
@@ -658,43 +722,3 @@ def grid(base: dict, seeds, *, seed_by: Iterable[str] | None = None, **axes) -> 
         except ValueError as exc:
             raise ValueError(f"grid task {i}: {exc}") from exc
     return tasks
-
-
-# --- the built-in kind: play ------------------------------------------------------------
-
-_PLAY_FIELDS = {"kind", "seed", "module", "agent", "agent_params", "level", "n_games", "flood"}
-
-
-def _check_play(task: dict) -> None:
-    unknown = sorted(set(task) - _PLAY_FIELDS)
-    if unknown:
-        raise ValueError(f"field {unknown[0]!r} is not a 'play' param (allowed: {', '.join(sorted(_PLAY_FIELDS))})")
-    for field in ("agent", "level", "n_games"):
-        if field not in task:
-            raise ValueError(f"missing field {field!r}")
-    if type(task["agent"]) is not str:
-        raise ValueError(f"field 'agent' must be an agent name, got {task['agent']!r}")
-    params = task.get("agent_params", {})
-    if type(params) is not dict:
-        raise ValueError(f"field 'agent_params' must be a dict, got {params!r}")
-    try:
-        make_agent(task["agent"], **params)  # cheap; catches unknown agents and params now
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"field 'agent'/'agent_params': {exc}") from exc
-    try:
-        Level.parse(task["level"])
-    except ValueError as exc:
-        raise ValueError(f"field 'level': {exc}") from exc
-    n = task["n_games"]
-    if type(n) is not int or not 1 <= n <= MAX_GAMES:
-        raise ValueError(f"field 'n_games' must be an integer in [1, {MAX_GAMES}], got {n!r}")
-    if type(task.get("flood", True)) is not bool:
-        raise ValueError(f"field 'flood' must be true or false, got {task['flood']!r}")
-
-
-@task_kind("play", check=_check_play)
-def play_task(params: dict) -> pd.DataFrame:
-    """runner.play for one agent on one level: one row per game (the runner's columns)."""
-    agent = make_agent(params["agent"], **params.get("agent_params", {}))
-    return play(agent, params["level"], params["n_games"], params["seed"],
-                flood=params.get("flood", True), progress=False)

@@ -13,15 +13,14 @@ How each agent is measured:
 
 * a plain agent (random, the CSP family, ...) plays `games` games per level and rule
   (`expert_games` on 16x30x99; `slow_expert_games` for the agents in SLOW_AGENTS), in
-  chunks of CHUNK games. Chunk i of a level is dealt from the same seed for every agent
+  chunks of `minelab.tasks.CHUNK` games. Chunk i of a level is dealt from the same seed for every agent
   (common random numbers: paired comparisons), and a bigger run reuses a smaller one's
   chunks from the result cache;
-* a learner is trained first, then measured: a bandit agent through lordeiro2021's
-  `bandit_train` task (train on the level, then test a copy of the trained agent; as in
-  the authors' code the copy keeps learning while it is tested), with the agent making
-  its own first click (`first_move="agent"`: the authors' program instead opens a zero
-  for the agent by reading the mines); any other learner (`marginal`) through this
-  module's `learn_then_play` task, which does the same;
+* a learner is trained first, then measured, through the shared `train_test` task
+  (`minelab.tasks`: train on the level, then test a copy of the trained agent; as in
+  the bandit paper's code the copy keeps learning while it is tested). A bandit agent
+  makes its own first click (`first_move="agent"`: the authors' program instead opens
+  a zero for the agent by reading the mines);
 * the oracle reads the hidden mines (a labelled cheat): it is measured and shown
   separately, as the ceiling, never ranked with the agents;
 * an agent in SKIP is listed with its reason and not run.
@@ -31,28 +30,25 @@ out silently.
 """
 from __future__ import annotations
 
-import copy
 import re
 
 import numpy as np
 import pandas as pd
 
+from .. import report
 from ..agents import list_agents, make_agent
 from ..agents.bandit import BanditAgent
-from ..experiments import derive_seed, run_sweep, task_kind
 from ..levels import Level
-from ..runner import MAX_GAMES, play
+from ..report import PaperResult
 from ..stats import wilson
-from . import PaperResult
-from . import lordeiro2021
+from ..sweep import run_sweep
+from ..tasks import check_games, play_tasks, train_spec, win_rates
 
 PAPER = "leaderboard"
 NOTEBOOK = "leaderboard.ipynb"
-MODULE = __name__
 LEVELS = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")
 EXPERT = "16x30x99"
 RULES = ("safe", "opening")
-CHUNK = 5_000  # games per play task: a paper run is resumable chunk by chunk
 BANDIT_PARAMS = {"first_move": "agent"}  # the agent makes its own first click, under the level's rule
 SKIP = {
     "sa-greedy": "state-action agent (lordeiro2021 Table II): its keys are whole boards of at most 16 cells, "
@@ -78,8 +74,6 @@ _QUANTITY = re.compile(r"^(?P<program>.+) win rate, first click (?P<rule>safe|op
 
 def load_published() -> pd.DataFrame:
     """data/published/leaderboard.csv, with `program` and `rule` parsed from each quantity."""
-    from .. import report
-
     df = report.load_published(PAPER)
     parts = df["quantity"].str.extract(_QUANTITY)
     if parts.isna().any().any():
@@ -88,21 +82,7 @@ def load_published() -> pd.DataFrame:
     return df.assign(program=parts["program"], rule=parts["rule"], level=df["item"])
 
 
-def publish(result: PaperResult, profile: str) -> PaperResult:
-    """papers.publish for the leaderboard (see `listed`)."""
-    from . import publish as _publish
-
-    return _publish(result, PAPER, NOTEBOOK, profile)
-
-
 # ---------------------------------------------------------------------- checks
-def check_games(name: str, value) -> int:
-    """A game count: a positive integer (at most the runner's MAX_GAMES); ValueError naming `name` otherwise."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= MAX_GAMES:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
-
-
 def _names(name: str, values, allowed) -> list[str]:
     if isinstance(values, str) or not hasattr(values, "__iter__"):
         raise ValueError(f"{name} must be a list of names, got {values!r}")
@@ -140,81 +120,11 @@ def level_string(level: str, rule: str) -> str:
     return str(Level.parse(f"{level}:{rule}"))
 
 
-# ---------------------------------------------------------------------- play tasks, shared
-def play_tasks(agents, level: str, n_games: int, seed: int, chunk: int = CHUNK,
-               agent_params: dict | None = None) -> list[dict]:
-    """'play' tasks for `agents` on `level`, n_games each, split in chunks of `chunk` games.
-
-    Chunk i's seed derives from (root seed, level, chunk size, i) only: every agent plays
-    the same boards, and a run of more games reuses the chunks of a smaller one."""
-    n_games = check_games("n_games", n_games)
-    sizes = [chunk] * (n_games // chunk) + ([n_games % chunk] if n_games % chunk else [])
-    tasks = []
-    for i, size in enumerate(sizes):
-        s = derive_seed(seed, {"level": level, "n_games": size, "chunk": i})
-        for agent in agents:
-            task = {"kind": "play", "agent": agent, "level": level, "n_games": size, "seed": s}
-            if agent_params and agent_params.get(agent):
-                task["agent_params"] = dict(agent_params[agent])
-            tasks.append(task)
-    return tasks
-
-
-def win_rates(df: pd.DataFrame, by=("agent", "level")) -> pd.DataFrame:
-    """games, wins, win rate and Wilson 95% interval per group of one-row-per-game results."""
-    rows = []
-    for key, part in df.groupby(list(by), sort=False, observed=True):
-        wins, n = int(part["won"].sum()), len(part)
-        lo, hi = wilson(wins, n)
-        rows.append({**dict(zip(by, key if isinstance(key, tuple) else (key,))), "games": n, "wins": wins,
-                     "win_rate": wins / n, "ci_low": lo, "ci_high": hi})
-    return pd.DataFrame(rows, columns=[*by, "games", "wins", "win_rate", "ci_low", "ci_high"])
-
-
-# ---------------------------------------------------------------------- learners other than bandits
-_LEARN_FIELDS = {"kind", "module", "seed", "agent", "level", "train_games", "test_games"}
-
-
-def _check_learn(task: dict) -> None:
-    unknown = sorted(set(task) - _LEARN_FIELDS)
-    if unknown:
-        raise ValueError(f"field {unknown[0]!r} is not a 'learn_then_play' param "
-                         f"(allowed: {', '.join(sorted(_LEARN_FIELDS))})")
-    try:
-        agent = make_agent(task["agent"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"field 'agent': {exc}") from None
-    if not agent.learns:
-        raise ValueError(f"field 'agent': {task['agent']!r} does not learn; use a 'play' task")
-    try:
-        Level.parse(task["level"])
-    except (KeyError, ValueError) as exc:
-        raise ValueError(f"field 'level': {exc}") from None
-    for field in ("train_games", "test_games"):
-        n = task.get(field)
-        if type(n) is not int or not 1 <= n <= MAX_GAMES:
-            raise ValueError(f"field {field!r} must be a positive integer, got {n!r}")
-
-
-@task_kind("learn_then_play", check=_check_learn)
-def learn_then_play_task(params: dict) -> pd.DataFrame:
-    """Train a learner `train_games` games on `level`, then test a copy of it for
-    `test_games` games (the copy keeps learning, like lordeiro2021's tests). One row per
-    test game (game, won, moves) and the training wins as a constant column."""
-    agent = make_agent(params["agent"])
-    train_seed, test_seed = np.random.SeedSequence(params["seed"]).spawn(2)
-    train = play(agent, params["level"], params["train_games"], train_seed, progress=False)
-    test = play(copy.deepcopy(agent), params["level"], params["test_games"], test_seed, progress=False)
-    out = test[["game", "won", "moves"]].copy()
-    out["train_wins"] = int(train["won"].sum())
-    return out
-
-
 # ---------------------------------------------------------------------- who plays how
 def roster(agents=None, skip=None) -> pd.DataFrame:
     """Every agent (default: all registered) with how it is measured: 'plain', 'bandit'
-    (trained, lordeiro2021's task), 'learner' (trained, learn_then_play), 'cheat' (the
-    oracle: the ceiling) or 'skip' (with the reason)."""
+    (trained, its own first click), 'learner' (trained), 'cheat' (the oracle: the
+    ceiling) or 'skip' (with the reason)."""
     skip = SKIP if skip is None else dict(skip)
     names = list_agents() if agents is None else _names("agents", agents, list_agents())
     rows = []
@@ -279,13 +189,10 @@ def leaderboard_win_rates(games: int = SIZES["quick"]["games"], expert_games: in
                     play_specs += play_tasks(names, ls, n, seed)
             _, n_train, n_test = _sizes(lv, sizes, False)
             for r in who.itertuples():
-                if r.how == "bandit":
-                    learn_specs[(r.agent, lv, rule)] = lordeiro2021.train_spec(
-                        r.agent, BANDIT_PARAMS, [(ls, n_train)], [(ls, n_test)], seed=seed)
-                elif r.how == "learner":
-                    task = {"kind": "learn_then_play", "module": MODULE, "agent": r.agent, "level": ls,
-                            "train_games": n_train, "test_games": n_test}
-                    learn_specs[(r.agent, lv, rule)] = {**task, "seed": derive_seed(seed, task)}
+                if r.how in ("bandit", "learner"):
+                    params = BANDIT_PARAMS if r.how == "bandit" else {}
+                    learn_specs[(r.agent, lv, rule)] = train_spec(r.agent, params, [(ls, n_train)], [(ls, n_test)],
+                                                                  seed=seed)
 
     tasks = play_specs + list(learn_specs.values())
     df = run_sweep(tasks, executor=executor, progress=len(tasks) > 8) if tasks else pd.DataFrame()
@@ -298,16 +205,12 @@ def leaderboard_win_rates(games: int = SIZES["quick"]["games"], expert_games: in
                          "rule": level.first_click, "training": ""})
     for (agent, lv, rule), task in learn_specs.items():
         part = df[df["seed"] == task["seed"]]
-        if task["kind"] == "bandit_train":
-            test = part[part["part"] == "test"]
-            train = part[part["part"] == "train"]
-            train_wins = int(train["wins"].sum())
-        else:
-            test, train_wins = part, int(part["train_wins"].iloc[0])
-        n_train = task["schedule"][0][1] if task["kind"] == "bandit_train" else task["train_games"]
+        test = part[part["part"] == "test"]
+        train_wins = int(part.loc[part["part"] == "train", "wins"].sum())
+        n_train = task["schedule"][0][1]
         wins, n = int(test["won"].sum()), len(test)
         lo, hi = wilson(wins, n)
-        extra = ", own first click" if task["kind"] == "bandit_train" else ""
+        extra = ", own first click" if task["agent_params"] == BANDIT_PARAMS else ""
         rows.append({"agent": agent, "level": lv, "rule": rule, "games": n, "wins": wins, "win_rate": wins / n,
                      "ci_low": lo, "ci_high": hi,
                      "training": f"trained {n_train:,} games on {level_string(lv, rule)} "
@@ -437,8 +340,6 @@ def summary(table: pd.DataFrame) -> pd.DataFrame:
 
 def compare() -> pd.DataFrame:
     """report.compare for the leaderboard: published beside measured, by (level, quantity)."""
-    from .. import report
-
     return report.compare(PAPER)
 
 

@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import minelab as ml
-from minelab import experiments as ex
-from minelab.experiments import (
+from minelab import sweep as ex
+from minelab.sweep import (
     CorruptResultWarning,
     MissingResultsError,
     TaskError,
@@ -123,7 +123,7 @@ def test_rerun_reuses_saved_results(tmp_path, monkeypatch):
     def must_not_run(params):
         raise AssertionError("a saved task was recomputed")
 
-    monkeypatch.setitem(ex._KINDS, "play", (must_not_run, None))
+    monkeypatch.setitem(ex._KINDS, "play", ex._KINDS["play"]._replace(fn=must_not_run))
     again = run_sweep(tasks, results_dir=tmp_path, executor="serial", progress=False)
     tm.assert_frame_equal(first, again)
     tm.assert_frame_equal(first, load_results(tasks, tmp_path))
@@ -378,3 +378,62 @@ def test_grid_rejects_ambiguity():
     # numpy values from linspace/arange are turned into plain Python numbers
     tasks = grid({"kind": "test.probe"}, seeds=0, n=np.arange(2, 4))
     assert [type(t["n"]) for t in tasks] == [int, int]
+
+
+# --- a result computed by other code is never served -----------------------------------
+
+def _digests(monkeypatch, **changed):
+    """Pretend the golden playthroughs of `changed` agents now have other digests."""
+    table = dict(ml.agents.base._behaviour_table())
+    table.update(changed)
+    monkeypatch.setattr(ml.agents.base, "_behaviour_table", lambda: table)
+
+
+def test_code_stamp_names_the_task_agents_and_revision():
+    stamp = ex.code_stamp({"kind": "play", "agent": "csp", "level": "5x5x3", "n_games": 1, "seed": 0})
+    assert stamp == {"revision": 1, "agents": {"csp": ml.agents.behaviour_digests(["csp"])["csp"]}}
+    assert len(stamp["agents"]["csp"]) == 16 and stamp["agents"]["csp"] != "unpinned"
+    # a kind that names no agents depends on every registered agent's play
+    assert set(ex.code_stamp(probes([0])[0])["agents"]) == set(ml.list_agents())
+
+
+def test_changed_play_of_the_tasks_agent_recomputes_the_file(tmp_path, monkeypatch):
+    tasks = play_tasks()[:1]
+    first = run_sweep(tasks, results_dir=tmp_path, executor="serial", progress=False)
+    _digests(monkeypatch, oracle="0" * 16)  # another agent's change: the file still serves
+    tm.assert_frame_equal(first, load_results(tasks, tmp_path))
+    _digests(monkeypatch, random="0" * 16)  # the task's own agent plays differently now
+    with pytest.warns(ex.StaleResultWarning, match="computed by other code"):
+        with pytest.raises(MissingResultsError):
+            load_results(tasks, tmp_path)
+    calls = []
+    real = ex._KINDS["play"]
+    monkeypatch.setitem(ex._KINDS, "play", real._replace(fn=lambda p: calls.append(p) or real.fn(p)))
+    with pytest.warns(ex.StaleResultWarning):
+        again = run_sweep(tasks, results_dir=tmp_path, executor="serial", progress=False)
+    assert len(calls) == 1  # recomputed, then served from the new file
+    tm.assert_frame_equal(first, again)
+    run_sweep(tasks, results_dir=tmp_path, executor="serial", progress=False)
+    assert len(calls) == 1
+
+
+def test_bumped_revision_recomputes_the_file(tmp_path, monkeypatch):
+    run_sweep(probes([5]), results_dir=tmp_path, executor="serial", progress=False)
+    assert CALLS == [5]
+    monkeypatch.setitem(ex._KINDS, "test.probe", ex._KINDS["test.probe"]._replace(revision=2))
+    with pytest.warns(ex.StaleResultWarning):
+        run_sweep(probes([5]), results_dir=tmp_path, executor="serial", progress=False)
+    assert CALLS == [5, 5]
+
+
+def test_result_file_records_version_and_stamp(tmp_path):
+    tasks = play_tasks()[:1]
+    run_sweep(tasks, results_dir=tmp_path, executor="serial", progress=False)
+    meta = pq.read_schema(result_path(tasks[0], tmp_path)).metadata
+    assert json.loads(meta[b"minelab.info"])["minelab_version"] == ml.__version__
+    assert json.loads(meta[b"minelab.code"]) == ex.code_stamp(tasks[0])
+
+
+def test_revision_must_be_a_positive_integer():
+    with pytest.raises(ValueError, match="revision must be a positive integer"):
+        ex.task_kind("test.bad", revision=0)

@@ -1,0 +1,85 @@
+"""Where minelab reads and writes: nothing is ever written into the installed package.
+
+Reads
+  published numbers  data/published/*.csv of the checkout minelab runs from; in a wheel
+                     install, the same files shipped inside the package (minelab._published)
+
+Writes, all under the *project directory*:
+  project            $MINELAB_PROJECT if set; else the nearest directory, from the current
+                     one upwards, that is a minelab checkout (it holds notebooks/ and
+                     data/published/); else the current directory
+  figures            $MINELAB_FIGURES_DIR, else <project>/figures
+  results            $MINELAB_RESULTS, else <project>/data/results (the sweep's cache)
+  build              <project>/build (executed notebooks)
+  notebooks          <project>/notebooks in a checkout; else the copies shipped in the
+                     package (minelab._notebooks), so a wheel install reproduces too
+
+So `minelab reproduce` run from one clone writes into that clone, whichever clone's
+installation it uses, and a wheel install run from a scratch directory writes there.
+
+    >>> import minelab.paths as paths
+    >>> (paths.published_dir() / "items.csv").exists()
+    True
+"""
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+PROJECT_ENV = "MINELAB_PROJECT"
+FIGURES_ENV = "MINELAB_FIGURES_DIR"
+RESULTS_ENV = "MINELAB_RESULTS"
+_CHECKOUT = Path(__file__).resolve().parent.parent  # the checkout, when minelab runs from one
+
+
+def is_checkout(folder: Path) -> bool:
+    """True for a directory laid out like the minelab repository."""
+    return (folder / "notebooks").is_dir() and (folder / "data" / "published").is_dir()
+
+
+def project_dir() -> Path:
+    """The directory minelab writes under (see the module docstring)."""
+    env = os.environ.get(PROJECT_ENV)
+    if env:
+        return Path(env).expanduser().resolve()
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        if is_checkout(folder):
+            return folder
+    return here
+
+
+def published_dir() -> Path:
+    """The folder of the published-number CSVs: the checkout's data/published when
+    minelab runs from one (edits there count at once), else the copy shipped in the package."""
+    if is_checkout(_CHECKOUT):
+        return _CHECKOUT / "data" / "published"
+    return Path(str(resources.files("minelab._published")))
+
+
+def figures_root() -> Path:
+    env = os.environ.get(FIGURES_ENV)
+    return Path(env).expanduser() if env else project_dir() / "figures"
+
+
+def results_root() -> Path:
+    env = os.environ.get(RESULTS_ENV)
+    return Path(env).expanduser() if env else project_dir() / "data" / "results"
+
+
+def build_dir() -> Path:
+    return project_dir() / "build"
+
+
+def notebooks_dir() -> Path:
+    """<project>/notebooks in a checkout; else the notebooks of the checkout minelab is
+    installed from (an editable install), or the copies shipped in a wheel."""
+    for folder in (project_dir() / "notebooks", _CHECKOUT / "notebooks"):
+        if folder.is_dir() and is_checkout(folder.parent):
+            return folder
+    try:
+        return Path(str(resources.files("minelab._notebooks")))
+    except ModuleNotFoundError:
+        raise ValueError("no notebooks found: run from a minelab checkout, or install minelab "
+                         "(pip install .) so that it ships them") from None

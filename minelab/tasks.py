@@ -1,0 +1,221 @@
+"""Task kinds shared by the papers and studies, and the helpers that build and read them.
+
+Papers never import each other: what two of them need (playing an agent on a level in
+paired chunks, training a learner then testing copies of it, a win-rate table) lives
+here, once. Each kind is registered with the sweep (`minelab.sweep.task_kind`) and
+so cached one file per task, checked against the code that computed it.
+
+    "play"        one agent plays n_games on a level: the runner's one row per game
+    "train_test"  one learner trained through a schedule of levels, then copies of it
+                  tested on other levels (lordeiro2021's experiments; the leaderboard's
+                  learners)
+
+    tasks = play_tasks(["csp", "hcsp"], "9x9x10", 20_000, seed=0)   # paired chunks
+    df = run_sweep(tasks)
+    win_rates(df, ("agent", "level"))                                # Wilson 95% per agent
+"""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pandas as pd
+
+from .agents import make_agent
+from .levels import Level
+from .runner import MAX_GAMES, play
+from .stats import wilson
+from .sweep import derive_seed, task_kind
+
+__all__ = ["play_task", "train_test_task", "play_tasks", "train_spec", "win_rates", "check_games",
+           "CHUNK", "CURVE_POINTS"]
+
+CHUNK = 5_000  # games per play task in play_tasks: a big run is resumable chunk by chunk
+CURVE_POINTS = 500  # a training stage is recorded as this many blocks of games
+
+
+def check_games(name: str, value) -> int:
+    """A game count: a positive integer (at most the runner's MAX_GAMES); ValueError naming `name` otherwise.
+
+        >>> check_games("games", 1000)
+        1000
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= MAX_GAMES:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+# ---------------------------------------------------------------------- "play"
+_PLAY_FIELDS = {"kind", "seed", "module", "agent", "agent_params", "level", "n_games", "flood"}
+
+
+def _check_agent(task: dict) -> None:
+    if type(task.get("agent")) is not str:
+        raise ValueError(f"field 'agent' must be an agent name, got {task.get('agent')!r}")
+    params = task.get("agent_params", {})
+    if type(params) is not dict:
+        raise ValueError(f"field 'agent_params' must be a dict, got {params!r}")
+    try:
+        make_agent(task["agent"], **params)  # cheap; catches unknown agents and params now
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"field 'agent'/'agent_params': {exc}") from None
+
+
+def _check_play(task: dict) -> None:
+    unknown = sorted(set(task) - _PLAY_FIELDS)
+    if unknown:
+        raise ValueError(f"field {unknown[0]!r} is not a 'play' param (allowed: {', '.join(sorted(_PLAY_FIELDS))})")
+    for field in ("agent", "level", "n_games"):
+        if field not in task:
+            raise ValueError(f"missing field {field!r}")
+    _check_agent(task)
+    try:
+        Level.parse(task["level"])
+    except ValueError as exc:
+        raise ValueError(f"field 'level': {exc}") from None
+    n = task["n_games"]
+    if type(n) is not int or not 1 <= n <= MAX_GAMES:
+        raise ValueError(f"field 'n_games' must be an integer in [1, {MAX_GAMES}], got {n!r}")
+    if type(task.get("flood", True)) is not bool:
+        raise ValueError(f"field 'flood' must be true or false, got {task['flood']!r}")
+
+
+def _task_agent(params: dict) -> list[str]:
+    return [params["agent"]]
+
+
+@task_kind("play", check=_check_play, agents=_task_agent)
+def play_task(params: dict) -> pd.DataFrame:
+    """runner.play for one agent on one level: one row per game (the runner's columns)."""
+    agent = make_agent(params["agent"], **params.get("agent_params", {}))
+    return play(agent, params["level"], params["n_games"], params["seed"],
+                flood=params.get("flood", True), progress=False)
+
+
+def play_tasks(agents, level: str, n_games: int, seed: int, chunk: int = CHUNK,
+               agent_params: dict | None = None) -> list[dict]:
+    """'play' tasks for `agents` on `level`, n_games each, split in chunks of `chunk` games.
+
+    Chunk i's seed derives from (root seed, level, chunk size, i) only: every agent plays
+    the same boards (paired comparisons), and a run of more games reuses the chunks of a
+    smaller one. `agent_params`: {agent name: its parameters}.
+
+        >>> len(play_tasks(["csp", "hcsp"], "9x9x10", 12_000, seed=0))   # 3 chunks x 2 agents
+        6
+    """
+    n_games = check_games("n_games", n_games)
+    sizes = [chunk] * (n_games // chunk) + ([n_games % chunk] if n_games % chunk else [])
+    tasks = []
+    for i, size in enumerate(sizes):
+        s = derive_seed(seed, {"level": level, "n_games": size, "chunk": i})
+        for agent in agents:
+            task = {"kind": "play", "agent": agent, "level": level, "n_games": size, "seed": s}
+            if agent_params and agent_params.get(agent):
+                task["agent_params"] = dict(agent_params[agent])
+            tasks.append(task)
+    return tasks
+
+
+def win_rates(df: pd.DataFrame, by=("agent", "level")) -> pd.DataFrame:
+    """games, wins, win rate and Wilson 95% interval per group of one-row-per-game results.
+
+        win_rates(run_sweep(play_tasks(["csp"], "9x9x10", 1000, seed=0)))
+    """
+    rows = []
+    for key, part in df.groupby(list(by), sort=False, observed=True):
+        wins, n = int(part["won"].sum()), len(part)
+        lo, hi = wilson(wins, n)
+        rows.append({**dict(zip(by, key if isinstance(key, tuple) else (key,))), "games": n, "wins": wins,
+                     "win_rate": wins / n, "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows, columns=[*by, "games", "wins", "win_rate", "ci_low", "ci_high"])
+
+
+# ---------------------------------------------------------------------- "train_test"
+_TRAIN_FIELDS = {"kind", "module", "seed", "agent", "agent_params", "schedule", "tests", "table"}
+
+
+def _check_stages(task: dict, field: str) -> None:
+    stages = task.get(field, [])
+    if type(stages) is not list or (field == "schedule" and not stages):
+        raise ValueError(f"field {field!r} must be a list of [level, games] pairs"
+                         + (" (at least one)" if field == "schedule" else ""))
+    for stage in stages:
+        if type(stage) is not list or len(stage) != 2 or type(stage[1]) is not int or not 1 <= stage[1] <= MAX_GAMES:
+            raise ValueError(f"field {field!r}: each entry must be [level, positive games], got {stage!r}")
+        try:
+            Level.parse(stage[0])
+        except ValueError as exc:
+            raise ValueError(f"field {field!r}: {exc}") from None
+
+
+def _check_train(task: dict) -> None:
+    unknown = sorted(set(task) - _TRAIN_FIELDS)
+    if unknown:
+        raise ValueError(f"field {unknown[0]!r} is not a 'train_test' param "
+                         f"(allowed: {', '.join(sorted(_TRAIN_FIELDS))})")
+    _check_agent(task)
+    agent = make_agent(task["agent"], **task.get("agent_params", {}))
+    if not agent.learns:
+        raise ValueError(f"field 'agent': {task['agent']!r} does not learn; use a 'play' task")
+    for field in ("schedule", "tests"):
+        _check_stages(task, field)
+    if type(task.get("table", False)) is not bool:
+        raise ValueError(f"field 'table' must be true or false, got {task['table']!r}")
+    if task.get("table", False) and not hasattr(agent, "table"):
+        raise ValueError(f"field 'table': {task['agent']!r} has no table() to record")
+
+
+@task_kind("train_test", check=_check_train, agents=_task_agent)
+def train_test_task(params: dict) -> pd.DataFrame:
+    """Train one learner through `schedule`, then test copies of it on `tests`.
+
+    Each test plays its own copy of the trained agent, which keeps learning as it plays
+    (as the bandit paper's code does). One long frame, column `part`:
+      train  one row per block of games (CURVE_POINTS blocks per stage): stage, level,
+             games, wins, moves, the agent's extra record fields (their value after the
+             block's last game, e.g. a bandit's actions and perfect), games_end
+      test   one row per test game: level, game, won, moves
+      table  (if params["table"]) one row per action recorded: key, q, n
+    """
+    agent = make_agent(params["agent"], **params.get("agent_params", {}))
+    stages, tests = params["schedule"], params.get("tests", [])
+    seeds = np.random.SeedSequence(params["seed"]).spawn(len(stages) + len(tests))
+    frames, done = [], 0
+    for i, (level, games) in enumerate(stages):
+        df = play(agent, level, games, seeds[i], progress=False)
+        frames.append(_blocks(df, i, level, done, agent.extra_fields))
+        done += games
+    for j, (level, games) in enumerate(tests):
+        df = play(copy.deepcopy(agent), level, games, seeds[len(stages) + j], progress=False)
+        frames.append(pd.DataFrame({"part": "test", "level": level, "game": df["game"], "won": df["won"],
+                                    "moves": df["moves"]}))
+    if params.get("table", False):
+        t = agent.table()
+        frames.append(pd.DataFrame({"part": "table", "key": t["key"], "q": t["q"], "n": t["n"]}))
+    out = pd.concat(frames, ignore_index=True)
+    out["part"] = out["part"].astype("category")
+    out["level"] = out["level"].astype("category")
+    return out
+
+
+def _blocks(df: pd.DataFrame, stage: int, level: str, offset: int, extra: tuple[str, ...]) -> pd.DataFrame:
+    size = max(1, len(df) // CURVE_POINTS)
+    g = df.groupby(df["game"].to_numpy() // size, sort=True)
+    out = pd.DataFrame({"games": g.size(), "wins": g["won"].sum(), "moves": g["moves"].sum(),
+                        **{field: g[field].last() for field in extra}})
+    out["games_end"] = offset + out["games"].cumsum()
+    out.insert(0, "level", level)
+    out.insert(0, "stage", stage)
+    out.insert(0, "part", "train")
+    return out.reset_index(drop=True)
+
+
+def train_spec(agent: str, agent_params: dict, schedule, tests=(), table=False, seed=0) -> dict:
+    """A train_test task; its seed derives from the root `seed` and everything else.
+
+        train_spec("greedy-mab", {}, [("8x8x10:none", 30_000)], [("16x16x40:none", 2_000)], seed=0)
+    """
+    task = {"kind": "train_test", "agent": agent, "agent_params": dict(agent_params),
+            "schedule": [[str(lv), int(n)] for lv, n in schedule],
+            "tests": [[str(lv), int(n)] for lv, n in tests], "table": bool(table)}
+    return {**task, "seed": derive_seed(seed, task)}
