@@ -1,15 +1,15 @@
 # minelab: the two commands of the README, plus a few helpers.
 #   make reproduce   regenerate every figure and table (quick profile) and figures/REPORT.md
-#   make test        the test suite
+#   make test        the linter (ruff) and the test suite
 PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: reproduce smoke test lab bench clean distclean venv
+.PHONY: reproduce smoke test lint playthroughs lab bench clean distclean venv
 
 # (Re)install when the venv is missing or pyproject.toml is newer than the stamp.
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -e ".[test]"
 	@touch $(STAMP)
@@ -22,8 +22,15 @@ reproduce: $(STAMP)
 smoke: $(STAMP)
 	$(BIN)/minelab reproduce --profile smoke
 
-test: $(STAMP)
+test: lint
 	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+# Rewrite the golden playthroughs (tests/playthroughs/*.txt) after a change of play you mean.
+playthroughs: $(STAMP)
+	$(BIN)/python -m minelab.playthrough --regenerate
 
 bench: $(STAMP)
 	$(BIN)/minelab bench engine

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import sys
 import time
@@ -34,6 +35,18 @@ _seed = _number(int, lambda v: v >= 0, "a non-negative integer")
 _positive_float = _number(float, lambda v: v > 0, "a positive number")  # also refuses nan
 
 
+def _param(text: str) -> tuple[str, object]:
+    """NAME=VALUE -> (name, value); VALUE as a Python literal (0.05, True, (2, 2)) or text."""
+    name, eq, raw = text.partition("=")
+    if not eq or not name.strip().isidentifier():
+        raise argparse.ArgumentTypeError(f"must be NAME=VALUE with NAME a parameter name, got {text!r}")
+    try:
+        value = ast.literal_eval(raw.strip())
+    except (ValueError, SyntaxError):
+        value = raw.strip()
+    return name.strip(), value
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .agents import list_agents
 
@@ -45,6 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("level", help="ROWSxCOLSxMINES[:rule] or a preset (beginner, beginner_9, intermediate, expert)")
     p.add_argument("--games", type=_positive_int, default=10_000, help="number of games (default 10000)")
     p.add_argument("--seed", type=_seed, default=0, help="root seed (default 0)")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", type=_param,
+                   help="an agent parameter, repeatable (e.g. --param epsilon=0.05 --param first_click=centre "
+                        "--param 'first_click=(2, 2)'); VALUE is read as a Python literal when it is one, "
+                        "else as text")
     p.add_argument("--no-flood", action="store_true", help="reveal one cell per click (no flood fill)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -70,18 +87,23 @@ def build_parser() -> argparse.ArgumentParser:
 def cmd_play(args) -> int:
     from . import make_agent, play, summarize
 
-    agent = make_agent(args.agent)
+    params = dict(args.param)
+    if len(params) != len(args.param):
+        raise ValueError("--param: a parameter is given twice")
+    agent = make_agent(args.agent, **params)
     df = play(agent, args.level, args.games, args.seed, flood=not args.no_flood)
     s = summarize(df)
-    row = {"agent": args.agent, "level": df.attrs["level"], "games": s["games"], "wins": s["wins"],
-           "win_rate": s["win_rate"], "ci_low": s["ci_low"], "ci_high": s["ci_high"],
-           "seconds": s["seconds"], "games_per_second": s["games_per_second"]}
+    row = {"agent": args.agent, "params": agent.params(), "level": df.attrs["level"], "games": s["games"],
+           "wins": s["wins"], "win_rate": s["win_rate"], "ci_low": s["ci_low"], "ci_high": s["ci_high"],
+           "seconds": s["seconds"], "games_per_second": s["games_per_second"],
+           "compile_seconds": s["compile_seconds"]}
     if args.json:
-        print(json.dumps(row))
+        print(json.dumps(row, default=str))
     else:
-        print(f"{row['agent']} on {row['level']}: win rate {row['win_rate']:.4f} "
+        compiled = f" (compiling first: {row['compile_seconds']:.1f} s)" if row["compile_seconds"] >= 0.05 else ""
+        print(f"{agent!r} on {row['level']}: win rate {row['win_rate']:.4f} "
               f"(95% CI {row['ci_low']:.4f}-{row['ci_high']:.4f}, {row['games']} games) "
-              f"at {row['games_per_second']:,.0f} games/s")
+              f"at {row['games_per_second']:,.0f} games/s{compiled}")
     return 0
 
 
@@ -174,22 +196,19 @@ def bench_probability(level: str, seconds: float) -> dict:
 
     from .engine import _tables
     from .levels import Level
-    from .probability import DEFAULT_MAX_WORK, Workspace, solve_kernel
+    from .probability import DEFAULT_MAX_WORK, new_workspace, solve_kernel
 
     lv = Level.parse(level)
     views, mines = game_positions(level, 200 if lv.cells < 200 else 30)
     nbr, nbr_count = _tables(lv.rows, lv.cols)
-    ws = Workspace(lv.cells, mines)
+    ws = new_workspace(lv.cells, mines)
     known = np.zeros(lv.cells, np.uint8)
-    prob = np.empty(lv.cells)
-    certain = np.zeros(lv.cells, np.int8)
-    stats = np.zeros(3)
-    solve_kernel(views[0], known, mines, nbr, nbr_count, ws.arrays, DEFAULT_MAX_WORK, prob, certain, stats)
+    solve_kernel(ws, views[0], known, mines, nbr, nbr_count, DEFAULT_MAX_WORK)
 
     def run(reps):
         for _ in range(reps):
             for v in views:
-                solve_kernel(v, known, mines, nbr, nbr_count, ws.arrays, DEFAULT_MAX_WORK, prob, certain, stats)
+                solve_kernel(ws, v, known, mines, nbr, nbr_count, DEFAULT_MAX_WORK)
 
     reps, elapsed = _timed(run, seconds, n=1)
     solves = reps * len(views)

@@ -273,7 +273,8 @@ def _svg_flag(x0, y0, s):
         f'{_f(px)},{_f(y0 + s * 0.50)}" fill="{FLAG_RED}"/>'
         f'<line x1="{_f(px)}" y1="{_f(y0 + s * 0.18)}" x2="{_f(px)}" y2="{_f(y0 + s * 0.74)}" '
         f'stroke="#000" stroke-width="{_f(max(1.0, s / 16))}"/>'
-        f'<rect x="{_f(x0 + s * 0.30)}" y="{_f(y0 + s * 0.72)}" width="{_f(s * 0.46)}" height="{_f(s * 0.09)}" fill="#000"/>'
+        f'<rect x="{_f(x0 + s * 0.30)}" y="{_f(y0 + s * 0.72)}" width="{_f(s * 0.46)}" '
+        f'height="{_f(s * 0.09)}" fill="#000"/>'
         f"</g>"
     )
 

@@ -31,11 +31,10 @@ from typing import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from . import paths
 from .atomic import atomic_write
+from .paths import figures_root, published_dir
 from .profiles import PROFILES
 
-FIGURES_ENV = paths.FIGURES_ENV
 
 #: paper id -> title (DESIGN.md's table of papers), in report order.
 PAPERS: dict[str, str] = {
@@ -53,7 +52,7 @@ PAPERS: dict[str, str] = {
 
 
 PUBLISHED_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", "games", "source", "note")
-ITEMS_COLUMNS = ("paper", "item", "title", "notebook", "issue", "files")
+ITEMS_COLUMNS = ("paper", "item", "title", "notebook", "function", "issue", "files")
 MEASURED_INPUT = ("item", "quantity", "value", "ci_low", "ci_high", "games", "note")
 MEASURED_COLUMNS = MEASURED_INPUT + ("notebook", "profile", "date")
 OUTPUT_SUFFIXES = (".png", ".csv", ".md", ".svg", ".pdf", ".html", ".json", ".parquet")
@@ -65,7 +64,7 @@ _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 
 def figures_dir(paper: str | None = None) -> Path:
     """`<project>/figures` (or $MINELAB_FIGURES_DIR), or its `<paper>` subfolder; created on demand."""
-    root = paths.figures_root()
+    root = figures_root()
     path = root if paper is None else root / _check_paper(paper)
     path.mkdir(parents=True, exist_ok=True)
     return path
@@ -359,7 +358,7 @@ def record_measured(paper: str, rows, notebook: str, profile: str) -> Path:
 # --------------------------------------------------------------------------- published numbers
 
 def _published_dir(directory=None) -> Path:
-    return Path(directory) if directory is not None else paths.published_dir()
+    return Path(directory) if directory is not None else published_dir()
 
 
 def _read_strict_csv(path: Path, columns: tuple[str, ...], what: str) -> pd.DataFrame:
@@ -423,7 +422,13 @@ def load_published(paper: str, directory: str | os.PathLike | None = None) -> pd
 
 
 def load_items(directory: str | os.PathLike | None = None) -> pd.DataFrame:
-    """Every figure and table of the five papers, from data/published/items.csv (all str columns)."""
+    """Every figure and table of the five papers, from data/published/items.csv (all str columns):
+    paper, item, title, and the notebook and `function` (dotted path) that make it.
+
+        >>> items = load_items()
+        >>> items.set_index(["paper", "item"]).loc[("lordeiro2021", "Fig 11"), "function"]
+        'minelab.papers.lordeiro2021.fig11_size_heatmap'
+    """
     path = _published_dir(directory) / "items.csv"
     df = _read_strict_csv(path, ITEMS_COLUMNS, "items")
     bad = sorted(set(df["paper"]) - set(PAPERS))
@@ -575,7 +580,10 @@ def build_report(path: str | os.PathLike | None = None, *,
             item = it["item"]
             listed.add(item)
             sec += [f"### {paper} {item}: {it['title']}", ""]
-            if it["notebook"]:
+            if it["function"]:
+                sec.append(f"- made by: `{it['function']}()`" + (f" in `notebooks/{it['notebook']}`"
+                                                                  if it["notebook"] else ""))
+            elif it["notebook"]:
                 sec.append(f"- notebook: `notebooks/{it['notebook']}`")
             elif it["issue"]:
                 sec.append(f"- notebook: none yet (issue #{it['issue']})")

@@ -124,8 +124,10 @@ def test_choose_on_finished_game_is_an_error():
 def test_agents_never_see_mines_during_play():
     """Non-cheating agents decide from the view alone: same view, same rng -> same move
     whatever the hidden layout."""
-    layout_a = np.zeros((4, 4), int); layout_a[3, 3] = 1
-    layout_b = np.zeros((4, 4), int); layout_b[0, 3] = 1
+    layout_a = np.zeros((4, 4), int)
+    layout_a[3, 3] = 1
+    layout_b = np.zeros((4, 4), int)
+    layout_b[0, 3] = 1
     for name in ["random", "marginal"]:
         moves = []
         for layout in (layout_a, layout_b):

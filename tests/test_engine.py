@@ -420,7 +420,8 @@ def test_unflag_unflagged(started):
 
 
 @pytest.mark.parametrize("outcome", ["won", "lost"])
-@pytest.mark.parametrize("action, r, c", [("reveal", 3, 3), ("flag", 3, 3), ("unflag", 1, 4), ("reveal", 0, 0), ("reveal", 9, 9)])
+@pytest.mark.parametrize("action, r, c", [("reveal", 3, 3), ("flag", 3, 3), ("unflag", 1, 4), ("reveal", 0, 0),
+                                          ("reveal", 9, 9)])
 def test_no_move_after_the_end(outcome, action, r, c):
     g = Game.from_mines(LAYOUT)
     g.reveal(0, 0)
@@ -554,7 +555,8 @@ def test_random_play_invariants(level, seed, play_seed, flood):
         assert not layout[shown].any()
 
     final = game.view
-    event(f"{level.first_click}: {'lost' if game.lost else 'won'} after {min(len(clicks), 3)}{'+' if len(clicks) > 3 else ''} clicks")
+    more = "+" if len(clicks) > 3 else ""
+    event(f"{level.first_click}: {'lost' if game.lost else 'won'} after {min(len(clicks), 3)}{more} clicks")
     if game.lost:
         np.testing.assert_array_equal(final == MINE, layout)
         r, c = clicks[-1]

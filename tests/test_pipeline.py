@@ -44,10 +44,11 @@ def test_report_imports_no_agents_runner_experiments():
         elif isinstance(node, ast.ImportFrom):
             modules.add("." * node.level + (node.module or ""))
     relative = {m for m in modules if m.startswith(".") or m.startswith("minelab")}
-    assert relative <= {".atomic", ".profiles"}, f"report.py imports package modules {relative}"
+    assert relative <= {".atomic", ".profiles", ".paths"}, f"report.py imports package modules {relative}"
     allowed = {"pandas", "numpy", "matplotlib"}
     import sys
-    third_party = {m.split(".")[0] for m in modules if not m.startswith(".")} - set(sys.stdlib_module_names) - {"__future__"}
+    third_party = ({m.split(".")[0] for m in modules if not m.startswith(".")}
+                   - set(sys.stdlib_module_names) - {"__future__"})
     assert third_party <= allowed, third_party
     assert report.PROFILES == PROFILES
 
@@ -61,10 +62,17 @@ def test_figures_dir_env_override_and_paper_subdir(figs):
         report.figures_dir("nope2099")
 
 
-def test_figures_dir_default_is_repo_figures(monkeypatch):
+def test_figures_dir_default_is_the_project_figures(monkeypatch, tmp_path):
+    """Outputs go under the checkout one runs from (from any folder inside it), else under
+    the current directory: never into the installed package's folder."""
     monkeypatch.delenv("MINELAB_FIGURES_DIR", raising=False)
-    assert report.REPO_ROOT == ROOT
+    monkeypatch.delenv("MINELAB_PROJECT", raising=False)
+    monkeypatch.chdir(ROOT / "notebooks")
     assert report.figures_dir() == ROOT / "figures"
+    monkeypatch.chdir(tmp_path)
+    assert report.figures_dir() == tmp_path.resolve() / "figures"
+    monkeypatch.setenv("MINELAB_PROJECT", str(tmp_path / "proj"))
+    assert report.figures_dir() == tmp_path.resolve() / "proj" / "figures"
 
 
 def test_save_figure_atomic(figs):
@@ -195,6 +203,24 @@ def test_items_csv_lists_all_five_papers_and_the_leaderboard():
     assert (items["title"] != "").all()
 
 
+def test_items_name_the_function_that_makes_them():
+    """'lordeiro2021 Fig 11' -> notebook -> function is one lookup: every item with a
+    notebook names an importable function of a paper or study module, named after it."""
+    import importlib
+
+    items = report.load_items()
+    for rec in items.to_dict("records"):
+        if not rec["function"]:
+            assert rec["notebook"] == "", f"{rec['paper']} {rec['item']} has a notebook but no function"
+            continue
+        module, _, name = rec["function"].rpartition(".")
+        assert module.startswith(("minelab.papers.", "minelab.studies.")), rec["function"]
+        assert callable(getattr(importlib.import_module(module), name)), rec["function"]
+        assert name.startswith(("fig", "table", "check", "leaderboard")), rec["function"]
+        nb = json.loads((ROOT / "notebooks" / rec["notebook"]).read_text())
+        assert any(name in "".join(c["source"]) for c in nb["cells"]), f"{rec['notebook']} does not call {name}"
+
+
 def test_items_with_a_notebook_name_an_existing_notebook_or_a_planned_one():
     items = report.load_items()
     for nb in set(items["notebook"]) - {""}:
@@ -281,6 +307,7 @@ def test_build_report_lists_every_item(figs):
     assert "figure only" in sections["antimatroid2012 Random model"]
     assert "notebooks/antimatroid2012_agents.ipynb" in uni
     assert "notebooks/lordeiro2021_bandits.ipynb" in sections["lordeiro2021 Fig 7"]
+    assert "made by: `minelab.papers.lordeiro2021.fig11_size_heatmap()`" in sections["lordeiro2021 Fig 11"]
     assert "notebooks/buffet2012_optimistic_heuristics.ipynb" in sections["buffet2012 Table 1"]
     assert "issue #4" in sections["buffet2012 Fig 1"]  # planned, no notebook yet
     assert leftovers(figs) == []

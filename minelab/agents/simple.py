@@ -6,7 +6,8 @@ every agent, the engine's throughput benchmark, and a test fixture.
 from __future__ import annotations
 
 from ..cells import REVEAL
-from ..engine import ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell, random_covered_cell, record_game
+from ..engine import (ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell, random_covered_cell,
+                      record_game)
 from .base import Agent, cell_to_move, register
 
 

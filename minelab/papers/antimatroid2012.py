@@ -192,7 +192,8 @@ def fig_success_rates(games: int = SIZES["quick"]["success_games"], runs: int = 
         lo, hi = (part["runs_ci_low"], part["runs_ci_high"]) if agent in learners else (part["ci_low"], part["ci_high"])
         x = part["mines"] + (i - (len(models) - 1) / 2) * 0.12
         interval = "t over runs" if agent in learners else "Wilson"
-        ax.errorbar(x, part["win_rate"], yerr=[(part["win_rate"] - lo).clip(lower=0), (hi - part["win_rate"]).clip(lower=0)],
+        err = [(part["win_rate"] - lo).clip(lower=0), (hi - part["win_rate"]).clip(lower=0)]
+        ax.errorbar(x, part["win_rate"], yerr=err,
                     fmt="o-", ms=4, capsize=2, label=f"minelab {agent} (95% CI: {interval})")
     ax.set_xlabel(f"mines on a {BOARD.rows}x{BOARD.cols} board (mines placed before the first click)")
     ax.set_ylabel("success rate")
@@ -246,3 +247,131 @@ def _chi2_rows(item: str, test: dict, games: int) -> list[dict]:
         {"item": item, "quantity": "chi2 critical 0.05", "value": test["critical"], "games": games},
         {"item": item, "quantity": "degrees of freedom", "value": test["dof"], "games": games},
     ]
+
+
+# ------------------------------------------------------------------------- texts
+# The notebook's commentary, built from the measured data: every number and every
+# verdict below is computed from the result and data/published/antimatroid2012.csv.
+def _published(item: str) -> dict:
+    from .. import report
+
+    pub = report.load_published(PAPER)
+    return dict(zip(pub.loc[pub["item"] == item, "quantity"], pub.loc[pub["item"] == item, "value"]))
+
+
+def _by_quantity(result: PaperResult) -> dict:
+    return {m["quantity"]: m for m in result.measured}
+
+
+def _test_verdict(statistic: float, critical: float, what: str) -> str:
+    if statistic <= critical:
+        return f"below the critical value: {what} is not rejected at alpha = 0.05"
+    return f"above the critical value: {what} is rejected at alpha = 0.05"
+
+
+def uniformity_text(result: PaperResult) -> str:
+    """Markdown commentary of `check_mine_uniformity`: our statistic and the blog's against
+    the statistic's true mean and spread on a board with a fixed number of mines."""
+    ours, blog = _by_quantity(result), _published("Mine uniformity")
+    stat, crit = ours["chi2 statistic"]["value"], ours["chi2 critical 0.05"]["value"]
+    k, boards = int(ours["degrees of freedom"]["value"]), int(ours["chi2 statistic"]["games"])
+    cells, mines = BOARD.cells, BOARD.mines
+    scale = (cells - mines) / (cells - 1)  # the statistic is ~ scale * chi2(cells - 1)
+    mean, sd = scale * (cells - 1), scale * float(np.sqrt(2 * (cells - 1)))
+    p_value = float(sps.chi2.sf(stat, k))
+
+    def near(x):
+        z = (x - mean) / sd
+        return (f"{x - mean:+.2f} from that mean ({abs(z):.1f} standard deviations: "
+                f"{'well within' if abs(z) < 1 else 'within' if abs(z) < 2 else 'outside'} the usual spread)")
+
+    lines = [
+        f"Pearson's statistic here has mean {cells} x (1 - {mines}/{cells}) = {mean:g} under uniformity, not "
+        f"k = {int(blog['degrees of freedom'])}: every board holds exactly {mines} distinct mines, so cell counts "
+        f"are not independent multinomial draws. For many boards the statistic is about {cells - mines}/{cells - 1} "
+        f"times a chi-squared with {cells - 1} degrees of freedom (standard deviation {sd:.1f}), so the test "
+        "against the chi-squared quantile is conservative.",
+        "",
+        f"* **minelab**, {boards:,} boards: chi2 = {stat:.2f} (k = {k}, critical {crit:.2f}, p = {p_value:.3f}), "
+        f"{_test_verdict(stat, crit, 'uniformity')}; {near(stat)}.",
+        f"* **the blog** (published): chi2 = {blog['chi2 statistic']:g} (k = {int(blog['degrees of freedom'])}, "
+        f"critical {blog['chi2 critical 0.05']:g}), "
+        f"{_test_verdict(blog['chi2 statistic'], blog['chi2 critical 0.05'], 'uniformity')}; "
+        f"{near(blog['chi2 statistic'])}.",
+    ]
+    return "\n".join(lines)
+
+
+def clicks_text(result: PaperResult) -> str:
+    """Markdown commentary of `check_clicks_before_mine`: the test's verdicts and how much
+    each side pooled the tail (k against the possible number of values)."""
+    ours, blog = _by_quantity(result), _published("Clicks before mine")
+    stat, crit = ours["chi2 statistic"]["value"], ours["chi2 critical 0.05"]["value"]
+    k, games = int(ours["degrees of freedom"]["value"]), int(ours["chi2 statistic"]["games"])
+    k_blog = int(blog["degrees of freedom"])
+    values = BOARD.safe_cells + 1  # 0 .. safe cells safe clicks
+    p_value = float(sps.chi2.sf(stat, k))
+
+    def pooled(dof):
+        merged = values - (dof + 1)
+        if merged <= 0:
+            return "no value pooled"
+        return f"{merged} of the {values} possible values pooled into the tail bins"
+
+    blog_pooled = values - (k_blog + 1)
+    return "\n".join([
+        "Tail bins whose expected count is below 5 are pooled (Pearson's test needs it); k therefore depends on "
+        "the number of games.",
+        "",
+        f"* **minelab**, {games:,} games without flood fill: chi2 = {stat:.2f}, k = {k} ({pooled(k)}), critical "
+        f"{crit:.2f}, p = {p_value:.3f}: {_test_verdict(stat, crit, 'the hypergeometric law')}.",
+        f"* **the blog** (published): chi2 = {blog['chi2 statistic']:g}, k = {k_blog} ({pooled(k_blog)}), critical "
+        f"{blog['chi2 critical 0.05']:g}: "
+        f"{_test_verdict(blog['chi2 statistic'], blog['chi2 critical 0.05'], 'the hypergeometric law')}. "
+        f"Its k suggests it pooled {'little' if blog_pooled <= 2 else 'much'} of the tail.",
+    ])
+
+
+def success_rates_text(result: PaperResult) -> str:
+    """Markdown commentary of `fig_success_rates`: why the Marginal model's intervals are
+    taken over runs, with the spread between runs and the Random-vs-Marginal comparison
+    computed from the result's table."""
+    t = result.table
+    runs = int(t["runs"].iloc[0])
+
+    def spread(agent):
+        part = t[t["agent"] == agent]
+        per_run = part["games"] / part["runs"]
+        binomial = np.sqrt(part["win_rate"] * (1 - part["win_rate"]) / per_run)
+        ratio = (part["runs_sd"] / binomial).replace([np.inf, -np.inf], np.nan)
+        return float(ratio.max()) if ratio.notna().any() else float("nan")
+
+    lines = [
+        "Mines are uniform, so the Marginal model's empirical avoidance carries no information about the current "
+        "board: the blog expects it to match Random. What it does carry is *memory*: its argmax settles on a "
+        "near-fixed click order early in a run, so its games are not independent and whole runs can differ far "
+        "more than a binomial interval admits. Its intervals are therefore t-intervals over independent runs "
+        "(`runs_sd` in the table shows the spread); Random's games are independent and get Wilson intervals. "
+        f"Run r of both models plays the same boards ({runs} runs here).",
+        "",
+    ]
+    if {"random", "marginal"} <= set(t["agent"]):
+        m_ratio, r_ratio = spread("marginal"), spread("random")
+        if np.isnan(m_ratio):
+            lines.append("* **Spread between runs**: not measurable here (no win in some runs' points).")
+        else:
+            verdict = ("far more than" if m_ratio > 2 * max(r_ratio, 1.0) else
+                       "more than" if m_ratio > max(r_ratio, 1.0) else "no more than")
+            lines.append(f"* **Spread between runs**: at its worst mine count the Marginal model's runs spread "
+                         f"{m_ratio:.1f} times the binomial standard deviation of one run, Random's {r_ratio:.1f} "
+                         f"times: Marginal's runs differ {verdict} a binomial interval admits.")
+        rnd = t[t["agent"] == "random"].set_index("mines")
+        mar = t[t["agent"] == "marginal"].set_index("mines")
+        common = [m for m in rnd.index if m in mar.index]
+        outside = [m for m in common if not (mar.loc[m, "runs_ci_low"] <= rnd.loc[m, "win_rate"]
+                                             <= mar.loc[m, "runs_ci_high"])]
+        verdict = ("as the blog expects" if not outside else
+                   f"outside it with {', '.join(str(int(m)) for m in outside)} mines")
+        lines.append(f"* **Random vs Marginal**: Random's success rate lies inside Marginal's t-interval at "
+                     f"{len(common) - len(outside)} of {len(common)} mine counts ({verdict}).")
+    return "\n".join(lines)

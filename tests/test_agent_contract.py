@@ -1,0 +1,165 @@
+"""The contract every registered agent keeps, checked for every name in ml.list_agents():
+an agent registered tomorrow is covered without editing this file.
+
+- its golden playthrough (tests/playthroughs/<agent>.txt) is what it plays today, and
+  behaviour.json (the digests the sweep stamps result files with) matches the files;
+- batch play (numba kernels) makes the same games as interactive play (act / game_over);
+- the same seed gives the same games; bad parameters raise ValueError naming the field;
+- records have the runner's columns plus the agent's extra fields, with sane values;
+- no agent but a labelled cheat reads the hidden mines during play.
+"""
+import copy
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import minelab as ml
+from minelab import playthrough
+from minelab.engine import RECORD_FIELDS, neighbour_counts, run_streams
+
+AGENTS = ml.list_agents()
+SMALL_ONLY = set(playthrough.SMALL_BOARD_AGENTS)  # agents that play boards of at most 16 cells
+
+
+def levels_for(name):
+    return ["4x4x3", "4x4x2:opening"] if name in SMALL_ONLY else ["5x5x3", "8x8x10:opening", "6x7x8:none"]
+
+
+# --------------------------------------------------------------------------- golden playthroughs
+@pytest.mark.parametrize("name", AGENTS)
+def test_golden_playthrough_is_what_the_agent_plays(name):
+    path = playthrough.default_dir() / f"{name}.txt"
+    assert path.exists(), f"no golden playthrough for {name}: run `make playthroughs`"
+    expected = path.read_text()
+    got = playthrough.playthrough(name)
+    if got != expected:
+        import difflib
+
+        diff = "".join(list(difflib.unified_diff(expected.splitlines(True), got.splitlines(True),
+                                                 "golden", "now", n=2))[:60])
+        pytest.fail(f"{name} plays differently from its golden playthrough. If you meant it, run "
+                    f"`make playthroughs` and say so in the commit.\n{diff}")
+
+
+def test_behaviour_digests_match_the_golden_files():
+    """behaviour.json is rewritten with the files: a change of play cannot keep old digests,
+    so the sweep's cached results of that agent are recomputed."""
+    table = json.loads(ml.agents.base.BEHAVIOUR_FILE.read_text())
+    assert sorted(table) == AGENTS
+    for name in AGENTS:
+        text = (playthrough.default_dir() / f"{name}.txt").read_text()
+        assert table[name] == playthrough.digest(text), f"behaviour.json is stale for {name}: run `make playthroughs`"
+
+
+def test_playthrough_check_reports_a_changed_file(tmp_path):
+    (tmp_path / "random.txt").write_text(playthrough.playthrough("random").replace("reveal", "flag", 1))
+    (tmp_path / "oracle.txt").write_text(playthrough.playthrough("oracle"))
+    assert playthrough.changed(tmp_path, ["random", "oracle"]) == ["random"]
+
+
+# --------------------------------------------------------------------------- batch == interactive
+def play_interactively(name, level, n_games, seed):
+    """The runner's contract by hand: Game + act() until over, then game_over(), on the
+    run's two streams."""
+    deal_rng, agent_rng = run_streams(seed)
+    agent = ml.make_agent(name)
+    agent.rng = agent_rng
+    rows = []
+    for _ in range(n_games):
+        game = agent.play_game(ml.Game(level, seed=deal_rng))
+        rows.append((bool(game.won), len(game.moves), game.revealed))
+    return rows
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_batch_play_equals_interactive_play(name):
+    for level in levels_for(name):
+        df = ml.play(name, level, 40, seed=13)
+        assert list(zip(df["won"], df["moves"], df["revealed"])) == play_interactively(name, level, 40, 13), level
+
+
+# --------------------------------------------------------------------------- determinism, records
+@pytest.mark.parametrize("name", AGENTS)
+def test_same_seed_same_games(name):
+    level = levels_for(name)[0]
+    a, b = ml.play(name, level, 150, seed=4), ml.play(name, level, 150, seed=4)
+    pd.testing.assert_frame_equal(a, b)
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_records_have_the_runner_columns_and_sane_values(name):
+    level = ml.Level(levels_for(name)[0])
+    agent = ml.make_agent(name)
+    df = ml.play(agent, level, 100, seed=2)
+    assert list(df.columns[1:1 + len(RECORD_FIELDS)]) == list(RECORD_FIELDS)
+    assert set(agent.extra_fields) <= set(df.columns)
+    assert ((df["revealed"] >= 0) & (df["revealed"] <= level.safe_cells)).all()
+    assert (df["won"] == (df["revealed"] == level.safe_cells)).all()
+    assert (df["clicks"] >= 1).all() and (df["safe_clicks"] <= df["clicks"]).all()
+    assert (df["moves"] == df["clicks"] + df["flag_moves"]).all()
+    assert set(df.attrs) >= {"agent", "level", "seed", "seconds", "compile_seconds"}
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_unknown_parameter_is_a_clear_error(name):
+    with pytest.raises(ValueError, match="no_such_param"):
+        ml.make_agent(name, no_such_param=1)
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_agent_describes_itself(name):
+    agent = ml.make_agent(name)
+    assert agent.name == name and type(agent).__doc__
+    assert repr(agent).startswith(type(agent).__name__)
+    json.dumps(agent.params(), default=str)  # params are plain values (records, task keys)
+
+
+# --------------------------------------------------------------------------- no peeking
+def _scramble_hidden(game, rng):
+    """Another hidden layout under the same view: the covered cells' mines (and counts)
+    are redealt; what the player sees does not change."""
+    gs = game._gs
+    covered = np.flatnonzero(gs.shown < 0)
+    mines_left = int(gs.mine[covered].sum())
+    gs.mine[covered] = 0
+    gs.mine[rng.choice(covered, mines_left, replace=False)] = 1
+    shown_counts = gs.counts.copy()
+    neighbour_counts(gs.mine, gs.nbr, gs.nbr_count, gs.counts)
+    revealed = gs.shown >= 0
+    gs.counts[revealed] = shown_counts[revealed]
+
+
+@pytest.mark.parametrize("name", [a for a in AGENTS if not ml.make_agent(a).cheat])
+def test_no_agent_reads_the_hidden_mines(name):
+    """Same view, same agent state, another hidden layout: the same next move. (From the
+    second decision on: the bandit agents' default opening is the authors' program
+    clicking the first zero for them, documented as not the agent's move.)"""
+    level = levels_for(name)[1]
+    checked = 0
+    for seed in range(30):
+        game, agent = ml.Game(level, seed=seed), ml.make_agent(name, seed=seed)
+        agent.act(game)
+        while not game.over and checked < 40:
+            # copied together, so an agent's per-game memory follows its game into the copy
+            same, same_agent = copy.deepcopy((game, agent))
+            twin, twin_agent = copy.deepcopy((game, agent))
+            _scramble_hidden(twin, np.random.default_rng(seed))
+            assert same_agent.choose(same) == twin_agent.choose(twin), \
+                f"{name} read the hidden mines ({level}, seed {seed})"
+            checked += 1
+            agent.act(game)
+    assert checked >= 10
+
+
+def test_the_peeking_check_catches_the_oracle():
+    """The check above fails for an agent that reads the mines: the labelled cheat."""
+    caught = False
+    for seed in range(6):
+        game, agent = ml.Game("8x8x10", seed=seed), ml.make_agent("oracle")
+        agent.act(game)
+        twin = copy.deepcopy(game)
+        _scramble_hidden(twin, np.random.default_rng(seed))
+        caught |= agent.choose(game) != agent.choose(twin)
+    assert caught
