@@ -39,9 +39,9 @@ def test_leaderboard_published_numbers_load_and_parse():
     df = board.load_published()
     assert set(df["level"]) == set(board.LEVELS) and set(df["rule"]) <= set(board.RULES)
     got = df.set_index(["level", "program", "rule"])["value"]
-    assert got[("8x8x10", "PSEQ-D256", "safe")] == pytest.approx(0.8177)
-    assert got[("9x9x10", "PSEQ-D256", "safe")] == pytest.approx(0.9169)
-    assert got[("16x16x40", "PSEQ-D256", "safe")] == pytest.approx(0.7823)
+    assert got[("8x8x10", "PSEQ-D256", "safe")] == pytest.approx(0.817711)
+    assert got[("9x9x10", "PSEQ-D256", "safe")] == pytest.approx(0.916949)
+    assert got[("16x16x40", "PSEQ-D256", "safe")] == pytest.approx(0.782295)
     assert got[("16x30x99", "Hill's solver", "safe")] == pytest.approx(0.4113)
     assert got[("16x30x99", "Hill's solver", "opening")] == pytest.approx(0.543)
     assert (df["source"] != "").all()
@@ -133,7 +133,7 @@ def test_leaderboard_has_every_level_and_rule_for_every_agent():
     summary = board.summary(t)
     assert "random" in summary.index and "PSEQ-D256 (published)" in summary.index
     assert list(summary.columns)[:2] == ["8x8x10, safe", "8x8x10, opening"]
-    board.publish(res, "smoke")
+    report.publish(res, board.PAPER, board.NOTEBOOK, "smoke")
     assert not board.compare().empty
 
 
@@ -185,16 +185,19 @@ def test_leaderboard_rejects_bad_parameters(kwargs, needle):
         board.leaderboard_win_rates(executor="serial", **kwargs)
 
 
-def test_learn_then_play_task_is_checked():
-    base = {"kind": "learn_then_play", "module": board.MODULE, "agent": "marginal", "level": "9x9x10",
-            "train_games": 10, "test_games": 5, "seed": 1}
+def test_train_test_task_is_checked():
+    from minelab.tasks import train_spec
+
+    base = train_spec("marginal", {}, [("9x9x10", 10)], [("9x9x10", 5)], seed=1)
     validate_tasks([base])
     with pytest.raises(ValueError, match="does not learn"):
         validate_tasks([{**base, "agent": "random"}])
-    with pytest.raises(ValueError, match="'test_games' must be a positive integer"):
-        validate_tasks([{**base, "test_games": 0}])
-    with pytest.raises(ValueError, match="not a 'learn_then_play' param"):
+    with pytest.raises(ValueError, match="each entry must be \\[level, positive games\\]"):
+        validate_tasks([{**base, "tests": [["9x9x10", 0]]}])
+    with pytest.raises(ValueError, match="not a 'train_test' param"):
         validate_tasks([{**base, "flood": False}])
+    with pytest.raises(ValueError, match="has no table"):
+        validate_tasks([{**base, "table": True}])
 
 
 def test_fig2_gnomine_centre_opening_wins_every_game(tmp_path, monkeypatch):
