@@ -23,8 +23,8 @@ installation it uses, and a wheel install run from a scratch directory writes th
 """
 from __future__ import annotations
 
+import importlib
 import os
-from importlib import resources
 from pathlib import Path
 
 PROJECT_ENV = "MINELAB_PROJECT"
@@ -55,7 +55,12 @@ def published_dir() -> Path:
     minelab runs from one (edits there count at once), else the copy shipped in the package."""
     if is_checkout(_CHECKOUT):
         return _CHECKOUT / "data" / "published"
-    return Path(str(resources.files("minelab._published")))
+    return _shipped("minelab._published")
+
+
+def _shipped(package: str) -> Path:
+    """The folder of a data package shipped in the wheel (a namespace package: no __init__)."""
+    return Path(next(iter(importlib.import_module(package).__path__)))
 
 
 def figures_root() -> Path:
@@ -79,7 +84,7 @@ def notebooks_dir() -> Path:
         if folder.is_dir() and is_checkout(folder.parent):
             return folder
     try:
-        return Path(str(resources.files("minelab._notebooks")))
+        return _shipped("minelab._notebooks")
     except ModuleNotFoundError:
         raise ValueError("no notebooks found: run from a minelab checkout, or install minelab "
                          "(pip install .) so that it ships them") from None
