@@ -313,7 +313,11 @@ def new_game_state(level: Level, flood: bool = True):
 
 
 def as_generator(seed) -> np.random.Generator:
-    """int | SeedSequence | Generator | None -> Generator (a Generator is used as is, shared)."""
+    """int | SeedSequence | Generator | None -> Generator (a Generator is used as is, shared).
+
+        >>> as_generator(3).random() == as_generator(3).random()
+        True
+    """
     if isinstance(seed, np.random.Generator):
         return seed
     if seed is None or isinstance(seed, (np.random.SeedSequence, int, np.integer)) and not isinstance(seed, bool):
@@ -343,6 +347,8 @@ def _check_seed(seed):
 
 
 class Move(NamedTuple):
+    """One move: kind REVEAL, FLAG or UNFLAG, and the cell (Move(REVEAL, 2, 3)); Game.apply takes it."""
+
     kind: int  # REVEAL, FLAG or UNFLAG
     row: int
     col: int
@@ -360,6 +366,11 @@ class Game:
 
     `seed` deals the board (int, SeedSequence, or a Generator to share a stream).
     Under the `safe` and `opening` rules the mines are placed at the first reveal.
+    In a notebook a game shows itself as a board (`_repr_html_`).
+
+        >>> game = Game("9x9x10", seed=3)
+        >>> game.reveal(0, 0) > 0, game.over
+        (True, False)
     """
 
     def __init__(self, level: "Level | str" = "beginner", seed=None, flood: bool = True):
@@ -396,30 +407,37 @@ class Game:
 
     @property
     def status(self) -> int:
+        """ONGOING (0), WON (1) or LOST (-1)."""
         return int(self._gs.counters[ST_STATUS])
 
     @property
     def over(self) -> bool:
+        """True once the game is won or lost."""
         return self.status != ONGOING
 
     @property
     def won(self) -> bool:
+        """True when every safe cell is revealed."""
         return self.status == WON
 
     @property
     def lost(self) -> bool:
+        """True after a mine was revealed."""
         return self.status == LOST
 
     @property
     def revealed(self) -> int:
+        """Safe cells revealed so far."""
         return int(self._gs.counters[ST_REVEALED])
 
     @property
     def flags(self) -> int:
+        """Flags on the board."""
         return int(self._gs.counters[ST_FLAGS])
 
     @property
     def dealt(self) -> bool:
+        """True once the mines are placed (at the first reveal under the safe and opening rules)."""
         return bool(self._gs.counters[ST_DEALT])
 
     def mines_after_game(self) -> np.ndarray:
@@ -453,6 +471,7 @@ class Game:
         return int(got)
 
     def flag(self, r: int, c: int) -> None:
+        """Put a flag on covered cell (r, c) (IllegalMove if it is revealed or flagged)."""
         i = self._cell(r, c, "flag")
         state = self._gs.shown[i]
         if state == FLAGGED:
@@ -463,6 +482,7 @@ class Game:
         self.moves.append(Move(FLAG, int(r), int(c)))
 
     def unflag(self, r: int, c: int) -> None:
+        """Take the flag off (r, c) (IllegalMove if it has none)."""
         i = self._cell(r, c, "unflag")
         if self._gs.shown[i] != FLAGGED:
             raise IllegalMove(f"cannot unflag ({r}, {c}): it is not flagged")
@@ -496,6 +516,11 @@ class Game:
 
 
 def board_text(view: np.ndarray) -> str:
-    """Plain-text board: '#' covered, 'F' flag, '*' mine, '.' zero, digits."""
+    """Plain-text board: '#' covered, 'F' flag, '*' mine, '.' zero, digits.
+
+        >>> print(board_text([[-1, -2], [0, 3]]))
+        #F
+        .3
+    """
     chars = {COVERED: "#", FLAGGED: "F", MINE: "*", 0: "."}
     return "\n".join("".join(chars.get(int(v), str(int(v))) for v in row) for row in np.asarray(view))

@@ -26,12 +26,13 @@ def _check_int(name: str, value, low: int, high: int | None = None) -> int:
 
 
 def opening_size(rows: int, cols: int) -> int:
-    """Cells kept mine-free by the `opening` rule in the worst case (an interior click)."""
+    """Cells kept mine-free by the `opening` rule in the worst case (an interior click):
+    opening_size(9, 9) == 9, opening_size(1, 10) == 3."""
     return min(3, rows) * min(3, cols)
 
 
 def max_mines(rows: int, cols: int, first_click: str) -> int:
-    """Largest mine count the rule allows on a rows x cols board."""
+    """Largest mine count the rule allows on a rows x cols board: max_mines(9, 9, "safe") == 80."""
     cells = rows * cols
     if first_click == "none":
         return cells
@@ -89,21 +90,26 @@ class Level:
 
     @property
     def cells(self) -> int:
+        """rows * cols (Level("9x9x10").cells == 81)."""
         return self.rows * self.cols
 
     @property
     def safe_cells(self) -> int:
+        """Cells without a mine: what a win reveals (Level("9x9x10").safe_cells == 71)."""
         return self.cells - self.mines
 
     @property
     def density(self) -> float:
+        """mines / cells (Level("8x8x10").density == 0.15625)."""
         return self.mines / self.cells
 
     @property
     def rule_code(self) -> int:
+        """The first-click rule as the engine's kernels see it (cells.RULE_NONE, RULE_SAFE, RULE_OPENING)."""
         return FIRST_CLICK_RULES.index(self.first_click)
 
     def with_first_click(self, first_click: str) -> "Level":
+        """The same board under another rule: Level("9x9x10").with_first_click("opening")."""
         return Level(self.rows, self.cols, self.mines, first_click)
 
     def __str__(self) -> str:

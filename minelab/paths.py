@@ -34,12 +34,18 @@ _CHECKOUT = Path(__file__).resolve().parent.parent  # the checkout, when minelab
 
 
 def is_checkout(folder: Path) -> bool:
-    """True for a directory laid out like the minelab repository."""
+    """True for a directory laid out like the minelab repository (notebooks/ and data/published/).
+
+        is_checkout(Path("."))   # True at the top of a clone
+    """
     return (folder / "notebooks").is_dir() and (folder / "data" / "published").is_dir()
 
 
 def project_dir() -> Path:
-    """The directory minelab writes under (see the module docstring)."""
+    """The directory minelab writes under (see the module docstring).
+
+        MINELAB_PROJECT=/data/run1 minelab reproduce      # writes /data/run1/figures, ...
+    """
     env = os.environ.get(PROJECT_ENV)
     if env:
         return Path(env).expanduser().resolve()
@@ -64,16 +70,19 @@ def _shipped(package: str) -> Path:
 
 
 def figures_root() -> Path:
+    """$MINELAB_FIGURES_DIR, else <project>/figures."""
     env = os.environ.get(FIGURES_ENV)
     return Path(env).expanduser() if env else project_dir() / "figures"
 
 
 def results_root() -> Path:
+    """$MINELAB_RESULTS, else <project>/data/results (the sweep's result cache)."""
     env = os.environ.get(RESULTS_ENV)
     return Path(env).expanduser() if env else project_dir() / "data" / "results"
 
 
 def build_dir() -> Path:
+    """<project>/build: the executed copies of the notebooks."""
     return project_dir() / "build"
 
 

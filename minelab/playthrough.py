@@ -46,7 +46,7 @@ TRAINED_GAME_SEED = 5
 
 
 def default_dir() -> Path:
-    """tests/playthroughs of the checkout this module lives in."""
+    """tests/playthroughs of the checkout this module lives in (`--dir` picks another)."""
     return Path(__file__).resolve().parent.parent / "tests" / "playthroughs"
 
 
@@ -83,7 +83,11 @@ def _game_lines(agent, level: str, seed: int) -> list[str]:
 
 
 def playthrough(name: str) -> str:
-    """The golden playthrough text of agent `name` (deterministic: fixed seeds)."""
+    """The golden playthrough text of agent `name` (deterministic: fixed seeds).
+
+        >>> print(playthrough("oracle").splitlines()[0])
+        # minelab golden playthrough: oracle
+    """
     agent = make_agent(name, seed=AGENT_SEED)
     games = SMALL_BOARD_AGENTS.get(name, GAMES)
     lines = [f"# minelab golden playthrough: {name}",
@@ -108,11 +112,16 @@ def playthrough(name: str) -> str:
 
 
 def digest(text: str) -> str:
+    """The 16-hex digest of a playthrough text, as behaviour.json keeps it."""
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def regenerate(directory: Path | None = None, names=None) -> dict[str, str]:
-    """Write tests/playthroughs/<agent>.txt and the digest table; return {agent: digest}."""
+    """Write tests/playthroughs/<agent>.txt and the digest table; return {agent: digest}.
+    Only after a change of play you mean (`make playthroughs` runs it for every agent).
+
+        regenerate(names=["best"])
+    """
     directory = Path(directory) if directory else default_dir()
     names = list(names) if names else list_agents()
     table = load_behaviour() if BEHAVIOUR_FILE.exists() else {}
@@ -127,12 +136,19 @@ def regenerate(directory: Path | None = None, names=None) -> dict[str, str]:
 
 
 def load_behaviour() -> dict[str, str]:
-    """{agent name: digest of its golden playthrough}, as shipped with the package."""
+    """{agent name: digest of its golden playthrough}, as shipped with the package.
+
+        >>> sorted(load_behaviour())[:2]
+        ['best', 'csp']
+    """
     return json.loads(BEHAVIOUR_FILE.read_text())
 
 
 def changed(directory: Path | None = None, names=None) -> list[str]:
-    """The agents whose play no longer matches their golden file (missing files count)."""
+    """The agents whose play no longer matches their golden file (missing files count).
+
+        changed(names=["csp", "hcsp"])   # [] when both play as their files say
+    """
     directory = Path(directory) if directory else default_dir()
     out = []
     for name in names or list_agents():
@@ -143,6 +159,7 @@ def changed(directory: Path | None = None, names=None) -> list[str]:
 
 
 def main(argv=None) -> int:
+    """`python -m minelab.playthrough [--regenerate | --check] [AGENT ...]`."""
     parser = argparse.ArgumentParser(prog="python -m minelab.playthrough", description=__doc__.splitlines()[0])
     parser.add_argument("agents", nargs="*", help="agent names (default: every registered agent)")
     parser.add_argument("--regenerate", action="store_true", help="rewrite the golden files and behaviour.json")

@@ -53,7 +53,11 @@ _VALID = frozenset(range(-3, 9))
 
 # ----------------------------------------------------------------------- validation
 def check_view(view) -> np.ndarray:
-    """The view as a 2-d integer ndarray; ValueError naming the first bad value otherwise."""
+    """The view as a 2-d integer ndarray; ValueError naming the first bad value otherwise.
+
+        >>> check_view([[0, 1], [-1, -2]]).shape
+        (2, 2)
+    """
     arr = np.asarray(view)
     if arr.ndim != 2:
         raise ValueError(f"view must be a 2-d array (rows, cols), got {arr.ndim} dimension(s) with shape {arr.shape}")
@@ -295,7 +299,11 @@ def _svg_mine(x0, y0, s):
 
 
 def board_html(view, title=None, **kw) -> str:
-    """A <div> holding the (escaped) title and the board's SVG; keyword args go to board_svg."""
+    """A <div> holding the (escaped) title and the board's SVG; keyword args go to board_svg.
+
+        >>> board_html([[-1, 1], [1, -2]], title="a corner").startswith("<div")
+        True
+    """
     svg = board_svg(view, **kw)
     head = (
         ""

@@ -63,7 +63,10 @@ _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 # --------------------------------------------------------------------------- paths
 
 def figures_dir(paper: str | None = None) -> Path:
-    """`<project>/figures` (or $MINELAB_FIGURES_DIR), or its `<paper>` subfolder; created on demand."""
+    """`<project>/figures` (or $MINELAB_FIGURES_DIR), or its `<paper>` subfolder; created on demand.
+
+        figures_dir("lordeiro2021")   # e.g. PosixPath('/home/me/minelab/figures/lordeiro2021')
+    """
     root = figures_root()
     path = root if paper is None else root / _check_paper(paper)
     path.mkdir(parents=True, exist_ok=True)
@@ -149,14 +152,22 @@ def publish(result: PaperResult, paper: str, notebook: str, profile: str) -> Pap
 # --------------------------------------------------------------------------- figures and tables
 
 def save_figure(fig, paper: str, name: str) -> Path:
-    """Save a matplotlib figure as figures/<paper>/<name>.png (dpi 120, tight bbox); return the path."""
+    """Save a matplotlib figure as figures/<paper>/<name>.png (dpi 120, tight bbox); return the path.
+    Notebooks save through `publish`, which adds the profile suffix; this is its building block.
+
+        save_figure(fig, "antimatroid2012", "check_mine_uniformity")
+    """
     path = figures_dir(paper) / f"{_check_name(name)}.png"
     return _atomic_write(path, lambda fh: fig.savefig(fh, format="png", dpi=120, bbox_inches="tight"),
                          mode="wb")
 
 
 def save_table(df: pd.DataFrame, paper: str, name: str) -> tuple[Path, Path]:
-    """Save a DataFrame as figures/<paper>/<name>.csv and <name>.md (a pipe table); return both paths."""
+    """Save a DataFrame as figures/<paper>/<name>.csv and <name>.md (a pipe table); return both
+    paths. Notebooks save through `publish`; this is its building block.
+
+        csv_path, md_path = save_table(df, "buffet2012", "table1_layout")
+    """
     if not isinstance(df, pd.DataFrame):
         raise ValueError(f"save_table needs a pandas DataFrame, got {type(df).__name__}")
     name = _check_name(name)
@@ -194,7 +205,13 @@ def _md_cell(value) -> str:
 
 
 def markdown_table(df: pd.DataFrame) -> str:
-    """A GitHub pipe table of df (no index; numbers right-aligned; NaN shown empty)."""
+    """A GitHub pipe table of df (no index; numbers right-aligned; NaN shown empty).
+
+        >>> print(markdown_table(pd.DataFrame({"agent": ["csp"], "win_rate": [0.5]})))
+        | agent | win_rate |
+        |---|---:|
+        | csp | 0.5 |
+    """
     header = [_md_cell(str(c)) for c in df.columns]
     numeric = [pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])
                for c in df.columns]
@@ -304,7 +321,10 @@ def _read_measured(path: Path) -> pd.DataFrame:
 
 
 def load_measured(paper: str) -> pd.DataFrame:
-    """figures/<paper>/measured.csv as a DataFrame (empty, with the columns, if none yet)."""
+    """figures/<paper>/measured.csv as a DataFrame (empty, with the columns, if none yet).
+
+        load_measured("buffet2012").query("profile == 'paper'")
+    """
     path = figures_dir(paper) / "measured.csv"
     if not path.exists():
         return _empty_measured()

@@ -36,7 +36,11 @@ _KERNEL_ARGS = ["--IPKernelApp.log_level=ERROR"]
 
 
 def list_notebooks(notebooks_dir: str | os.PathLike | None = None) -> list[Path]:
-    """The notebooks `run` executes, sorted by name (those starting with "_" are skipped)."""
+    """The notebooks `run` executes, sorted by name (those starting with "_" are skipped).
+
+        >>> [p.stem for p in list_notebooks()][:1]
+        ['antimatroid2012_agents']
+    """
     folder = Path(notebooks_dir) if notebooks_dir is not None else paths.notebooks_dir()
     if not folder.is_dir():
         return []

@@ -69,11 +69,11 @@ def play(agent: "Agent | str", level: "Level | str", n_games: int, seed: int = 0
             agent.play_batch(gs, hi - lo, deal_rng, out[lo:hi])
             bar.update(hi - lo)
     seconds = time.perf_counter() - start
-    return records_frame(out, level, agent, seed, seconds, compile_seconds)
+    return _records_frame(out, level, agent, seed, seconds, compile_seconds)
 
 
-def records_frame(out: np.ndarray, level: Level, agent: Agent, seed, seconds: float,
-                  compile_seconds: float = 0.0) -> pd.DataFrame:
+def _records_frame(out: np.ndarray, level: Level, agent: Agent, seed, seconds: float,
+                   compile_seconds: float = 0.0) -> pd.DataFrame:
     df = pd.DataFrame(out, columns=list(RECORD_FIELDS) + list(agent.extra_fields))
     df.insert(0, "game", np.arange(len(df), dtype=np.int64))
     df["won"] = df["won"].astype(bool)

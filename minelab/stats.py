@@ -7,7 +7,12 @@ from scipy import stats as _st
 
 
 def wilson(wins: int, games: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Wilson score interval for a win rate (wins out of games)."""
+    """Wilson score interval for a win rate (wins out of games), at `confidence`.
+
+        >>> lo, hi = wilson(80, 100)
+        >>> round(lo, 3), round(hi, 3)
+        (0.711, 0.867)
+    """
     wins, games = int(wins), int(games)
     if games < 0 or wins < 0 or wins > games:
         raise ValueError(f"need 0 <= wins <= games, got wins={wins}, games={games}")
@@ -20,7 +25,11 @@ def wilson(wins: int, games: int, confidence: float = 0.95) -> tuple[float, floa
 
 
 def win_rate(won, confidence: float = 0.95) -> dict:
-    """{games, wins, win_rate, ci_low, ci_high} from a boolean array of outcomes."""
+    """{games, wins, win_rate, ci_low, ci_high} from a boolean array of outcomes.
+
+        >>> win_rate([True, False, True, True])["win_rate"]
+        0.75
+    """
     won = np.asarray(won, bool)
     games, wins = int(won.size), int(won.sum())
     low, high = wilson(wins, games, confidence)
@@ -77,18 +86,32 @@ def _pool_small_bins(obs, exp, min_expected):
 
 
 def mann_whitney(x, y, alternative: str = "two-sided") -> dict:
+    """Mann-Whitney U test of two samples (scipy): {statistic, p_value}.
+
+        >>> mann_whitney([1, 2, 3], [4, 5, 6])["p_value"]
+        0.1
+    """
     res = _st.mannwhitneyu(np.asarray(x), np.asarray(y), alternative=alternative)
     return {"statistic": float(res.statistic), "p_value": float(res.pvalue)}
 
 
 def two_proportion(wins_a: int, games_a: int, wins_b: int, games_b: int) -> dict:
-    """Two-sided test of equal win rates (Fisher's exact test via scipy)."""
+    """Two-sided test of equal win rates (Fisher's exact test via scipy): {odds_ratio, p_value}.
+
+        >>> two_proportion(80, 100, 60, 100)["p_value"] < 0.01
+        True
+    """
     table = [[wins_a, games_a - wins_a], [wins_b, games_b - wins_b]]
     res = _st.fisher_exact(table)
     return {"odds_ratio": float(res.statistic), "p_value": float(res.pvalue)}
 
 
 def ecdf(sample) -> tuple[np.ndarray, np.ndarray]:
-    """(x, F(x)) of the empirical CDF of `sample`."""
+    """(x, F(x)) of the empirical CDF of `sample`.
+
+        >>> x, f = ecdf([3, 1, 2])
+        >>> x.tolist(), f.round(2).tolist()
+        ([1.0, 2.0, 3.0], [0.33, 0.67, 1.0])
+    """
     res = _st.ecdf(np.asarray(sample, float))
     return res.cdf.quantiles, res.cdf.probabilities

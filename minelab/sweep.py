@@ -154,7 +154,12 @@ def task_kind(name: str, *, check: Callable[[dict], None] | None = None,
 
 
 def list_task_kinds() -> list[str]:
-    """The registered task kinds, sorted (`minelab.tasks` registers the shared ones)."""
+    """The registered task kinds, sorted (`minelab.tasks` registers the shared ones).
+
+        >>> import minelab
+        >>> {"play", "train_test"} <= set(list_task_kinds())
+        True
+    """
     return sorted(_KINDS)
 
 
@@ -214,7 +219,11 @@ def _results_dir(results_dir) -> Path:
 
 
 def result_path(task: Mapping, results_dir=None) -> Path:
-    """Where the task's result lives: <results_dir>/<kind>/<task_key>.parquet."""
+    """Where the task's result lives: <results_dir>/<kind>/<task_key>.parquet.
+
+        >>> result_path({"kind": "play", "agent": "csp", "level": "9x9x10", "n_games": 10, "seed": 1}, "/r").name
+        'play-7c4fde2258d59b44.parquet'
+    """
     return _results_dir(results_dir) / task["kind"] / f"{task_key(task)}.parquet"
 
 

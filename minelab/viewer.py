@@ -32,7 +32,11 @@ _CELL_PX = 28
 
 
 class BoardViewer(W.VBox):
-    """Play a game by clicking, or watch an agent play it. `.game`, `.agent`, `.refresh()`."""
+    """Play a game by clicking, or watch an agent play it. `.game`, `.agent`, `.refresh()`.
+
+        import minelab as ml
+        ml.BoardViewer("beginner", agent=ml.make_agent("best", seed=0), seed=1)   # in JupyterLab
+    """
 
     def __init__(self, game_or_level="beginner", agent=None, seed=None, *, flood: bool = True, **kwargs):
         super().__init__(**kwargs)
@@ -66,6 +70,7 @@ class BoardViewer(W.VBox):
     # --- model ---------------------------------------------------------------------
     @property
     def flag_mode(self) -> bool:
+        """True when a click on the board flags / unflags instead of revealing."""
         return bool(self.flag_toggle.value)
 
     @flag_mode.setter

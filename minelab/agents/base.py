@@ -85,7 +85,18 @@ def behaviour_digests(names=None) -> dict[str, str]:
 
 
 class Agent:
-    """Base class. Subclasses set `name`, and implement `_decide` and `_batch`."""
+    """Base class of every agent. A family sets `name` and implements `_choose(game)`
+    (interactive) and `play_batch(gs, n_games, deal_rng, out)` (its numba batch kernel),
+    which must make the same moves from the same streams; a family whose decision is
+    several moves overrides `act`. Register it with `@register` and it is in
+    `list_agents()`, the contract tests and the golden playthroughs.
+
+        >>> import minelab as ml
+        >>> game = ml.Game("9x9x10", seed=1)
+        >>> moves = ml.make_agent("hcsp", seed=0).act(game)   # one decision
+        >>> moves[0]
+        Move(reveal, 0, 0)
+    """
 
     name = "agent"
     cheat = False  # True only for the labelled oracle: reads hidden mines during play
@@ -95,8 +106,8 @@ class Agent:
     def __init__(self, seed=None):
         self.rng = as_generator(seed)
 
-    # the parameters that define the agent (for records and result keys)
     def params(self) -> dict:
+        """The parameters that define the agent, other than defaults (records, task keys, repr)."""
         return {}
 
     def __repr__(self) -> str:
