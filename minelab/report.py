@@ -31,6 +31,7 @@ from typing import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
+from ._version import __version__
 from .atomic import atomic_write
 from .paths import figures_root, published_dir
 from .profiles import PROFILES
@@ -54,7 +55,7 @@ PAPERS: dict[str, str] = {
 PUBLISHED_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", "games", "source", "note")
 ITEMS_COLUMNS = ("paper", "item", "title", "notebook", "function", "issue", "files")
 MEASURED_INPUT = ("item", "quantity", "value", "ci_low", "ci_high", "games", "note")
-MEASURED_COLUMNS = MEASURED_INPUT + ("notebook", "profile", "date")
+MEASURED_COLUMNS = MEASURED_INPUT + ("notebook", "profile", "date", "version")  # version: minelab's
 OUTPUT_SUFFIXES = (".png", ".csv", ".md", ".svg", ".pdf", ".html", ".json", ".parquet")
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
@@ -306,10 +307,12 @@ def _normalize_measured(rows) -> pd.DataFrame:
 def _read_measured(path: Path) -> pd.DataFrame:
     try:
         df = pd.read_csv(path, dtype={"item": str, "quantity": str, "note": str, "notebook": str,
-                                      "profile": str, "date": str}, keep_default_na=False,
+                                      "profile": str, "date": str, "version": str}, keep_default_na=False,
                          na_values={"value": [""], "ci_low": [""], "ci_high": [""], "games": [""]})
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path}: cannot read measured results ({exc})") from None
+    if "version" not in df.columns:  # written before rows carried the minelab version
+        df["version"] = ""
     missing = [c for c in MEASURED_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"{path}: missing column(s) {missing}; expected {', '.join(MEASURED_COLUMNS)}")
@@ -345,8 +348,8 @@ def record_measured(paper: str, rows, notebook: str, profile: str) -> Path:
     optionally ci_low, ci_high (NaN when none), games (int or NA) and note. A row with
     the same (item, quantity) and profile as an earlier one replaces it in place; new
     rows are appended, so a quick run never overwrites a paper-size measurement: REPORT.md
-    shows one line per profile measured. Each row is stamped with notebook, profile and
-    the UTC date.
+    shows one line per profile measured. Each row is stamped with notebook, profile, the
+    UTC date and the minelab version that measured it.
     """
     _check_paper(paper)
     if profile not in PROFILES:
@@ -357,6 +360,7 @@ def record_measured(paper: str, rows, notebook: str, profile: str) -> Path:
     new["notebook"] = notebook
     new["profile"] = profile
     new["date"] = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    new["version"] = __version__
     path = figures_dir(paper) / "measured.csv"
     old = _read_measured(path) if path.exists() else _empty_measured()
     key_new = {k: i for i, k in enumerate(zip(new["item"], new["quantity"], new["profile"]))}

@@ -44,7 +44,7 @@ def test_report_imports_no_agents_runner_experiments():
         elif isinstance(node, ast.ImportFrom):
             modules.add("." * node.level + (node.module or ""))
     relative = {m for m in modules if m.startswith(".") or m.startswith("minelab")}
-    assert relative <= {".atomic", ".profiles", ".paths"}, f"report.py imports package modules {relative}"
+    assert relative <= {".atomic", ".profiles", ".paths", "._version"}, f"report.py imports package modules {relative}"
     allowed = {"pandas", "numpy", "matplotlib"}
     import sys
     third_party = ({m.split(".")[0] for m in modules if not m.startswith(".")}
@@ -137,7 +137,8 @@ def test_record_measured_merges_on_item_quantity_profile(figs):
                                                "value": 0.3, "games": 10**6}, notebook="c.ipynb", profile="paper")
     df = pd.read_csv(path)
     assert list(df.columns) == ["item", "quantity", "value", "ci_low", "ci_high", "games", "note",
-                                "notebook", "profile", "date"]
+                                "notebook", "profile", "date", "version"]
+    assert (df["version"] == report.__version__).all()
     # same profile: replaced in place; another profile: kept beside it (a quick run
     # never overwrites a paper-size number)
     assert list(zip(df["item"], df["quantity"], df["profile"])) == [
