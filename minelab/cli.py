@@ -197,19 +197,19 @@ def bench_probability(level: str, seconds: float) -> dict:
 
     from .engine import _tables
     from .levels import Level
-    from .probability import DEFAULT_MAX_WORK, new_workspace, solve_kernel
+    from .probability import DEFAULT_MAX_WORK, new_workspace, solve_fields
 
     lv = Level.parse(level)
     views, mines = game_positions(level, 200 if lv.cells < 200 else 30)
     nbr, nbr_count = _tables(lv.rows, lv.cols)
-    ws = new_workspace(lv.cells, mines)
+    ws = tuple(new_workspace(lv.cells, mines))  # a plain tuple: numba's dispatcher types it in C
     known = np.zeros(lv.cells, np.uint8)
-    solve_kernel(ws, views[0], known, mines, nbr, nbr_count, DEFAULT_MAX_WORK)
+    solve_fields(ws, views[0], known, mines, nbr, nbr_count, DEFAULT_MAX_WORK)
 
     def run(reps):
         for _ in range(reps):
             for v in views:
-                solve_kernel(ws, v, known, mines, nbr, nbr_count, DEFAULT_MAX_WORK)
+                solve_fields(ws, v, known, mines, nbr, nbr_count, DEFAULT_MAX_WORK)
 
     reps, elapsed = _timed(run, seconds, n=1)
     solves = reps * len(views)

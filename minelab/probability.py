@@ -31,22 +31,36 @@ count spread around their sum; see `_fallback_component`): the position is then 
 and its `log_layouts` is an estimate. Ordinary play rarely meets the default bound
 (the agents count it per game in their `fallbacks` record field).
 
-The numba kernel `solve_kernel` works on flat arrays with a preallocated workspace
-(`Workspace`), so agents call it once per decision with no allocation.
+The numba kernel `solve_kernel(ws, view, known, mines, nbr, nbr_count, max_work)` works
+on flat arrays with a preallocated workspace (`Workspace`, a NamedTuple of named arrays
+built by `new_workspace`, that also holds the results: `ws.prob`, `ws.certain`,
+`ws.stats`), so agents call it once per decision with no allocation. It runs six
+steps, each a kernel of its own (a `step`, inlined): 1 `find_constraints`,
+2 `group_boxes`, 3 `find_components`, 4 `enumerate_components` (`search_component` on
+each component), 5 `combine_components`, 6 `marginals`. From a Python loop,
+`solve_fields(tuple(ws), ...)` is the same call with less dispatch overhead.
 """
 from __future__ import annotations
 
 import math
 import numbers
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from .cells import FLAGGED
 from .engine import _tables, kernel
 
-__all__ = ["mine_probabilities", "solve", "Solution", "Workspace", "DEFAULT_MAX_WORK",
-           "OK", "INCONSISTENT", "CERTAIN_SAFE", "CERTAIN_MINE"]
+# A step of a larger kernel, allocating nothing: compiled like `kernel` and inlined into
+# its caller. (numba passes a NamedTuple as one argument per scalar of each array
+# field, ~300 for a Workspace, and LLVM does not inline large callees: a call of a
+# step that is not inlined costs more than the step on small boards.)
+step = njit(cache=True, _nrt=False, inline="always")
+
+__all__ = ["CERTAIN_MINE", "CERTAIN_SAFE", "DEFAULT_MAX_WORK", "INCONSISTENT", "OK", "Solution", "Workspace",
+           "mine_probabilities", "new_workspace", "solve", "solve_fields", "solve_kernel"]
 
 DEFAULT_MAX_WORK = 2_000_000  # search nodes per component: ~10 ms; no real game position comes near
 OK = 0
@@ -55,57 +69,96 @@ INCONSISTENT = 1
 UNCERTAIN = 0
 CERTAIN_SAFE = 1
 CERTAIN_MINE = 2
+# ws.stats fields
+STAT_LOG_LAYOUTS = 0  # natural log of the number of layouts
+STAT_FALLBACKS = 1  # components that hit the work bound
+STAT_NODES = 2  # search nodes
+N_STATS = 3
 
 _BINOM = np.array([[math.comb(s, k) for k in range(9)] for s in range(9)], np.float64)
 
 
-class Workspace:
-    """Scratch arrays for boards of `cells` cells with at most `mines` mines (reused across calls)."""
+class Workspace(NamedTuple):
+    """Scratch and result arrays of `solve_kernel` for boards of n cells and at most
+    `mines` mines (m = mines + 1 below); build one with `new_workspace`, reuse it."""
 
-    def __init__(self, cells: int, mines: int):
-        n = int(cells)
-        m = int(mines) + 1
-        i32 = np.int32
-        self.cells, self.mines = n, int(mines)
-        self.arrays = (
-            np.zeros(n, i32),              # 0 con_cell: revealed cell of each constraint
-            np.zeros(n, i32),              # 1 con_value: mines still needed around it
-            np.zeros((n, 8), i32),         # 2 con_boxes
-            np.zeros(n, i32),              # 3 con_nbox
-            np.zeros(n, i32),              # 4 con_sum: mines assigned so far (search)
-            np.zeros(n, i32),              # 5 con_rem: unassigned cells (search)
-            np.full(n, -1, i32),           # 6 cell_box
-            np.zeros(n, i32),              # 7 box_size
-            np.zeros((n, 8), i32),         # 8 box_cons
-            np.zeros(n, i32),              # 9 box_ncon
-            np.zeros(n, i32),              # 10 box_comp
-            np.zeros(n, i32),              # 11 order: boxes grouped by component (BFS order)
-            np.zeros(n + 1, i32),          # 12 comp_start
-            np.zeros(n, i32),              # 13 comp_mmax: most mines the component can hold
-            np.zeros(n, i32),              # 14 k: search stack, mines per box
-            np.zeros(n, i32),              # 15 khi
-            np.zeros(n + 1, np.float64),   # 16 wst: weight stack
-            np.zeros(n + 1, i32),          # 17 mst: mine stack
-            np.zeros(n * m, np.float64),   # 18 W: per component, weight by mines
-            np.zeros(n, i32),              # 19 W_off
-            np.zeros(n * m, np.float64),   # 20 E: per box, weighted mine count by component mines
-            np.zeros(n, i32),              # 21 E_off
-            np.zeros(n * m, np.int8),      # 22 kmin per box and component mines
-            np.zeros(n * m, np.int8),      # 23 kmax
-            np.zeros((n + 1) * m, np.float64),  # 24 P: prefix convolutions
-            np.zeros((n + 1) * m, np.float64),  # 25 H: suffixes absorbed into the untouched-cell weight
-            np.zeros(m, np.float64),       # 26 G: C(U, remaining - t), scaled
-            np.array([math.lgamma(i + 1) for i in range(n + 1)], np.float64),  # 27 log factorials
-            _BINOM,                        # 28
-            np.zeros(n, np.float64),       # 29 comp_logscale
-            np.zeros(n, np.uint8),         # 30 comp_fallback
-            np.zeros(n, np.int32),         # 31 queue (BFS)
-            np.zeros(n, np.float64),       # 32 R: other components' weight by this one's mines
-        )
+    # constraints: one per revealed number with unrevealed (non-known) neighbours
+    con_cell: np.ndarray  # int32[n] its revealed cell
+    con_value: np.ndarray  # int32[n] mines still needed around it
+    con_boxes: np.ndarray  # int32[n, 8] the boxes it touches
+    con_nbox: np.ndarray  # int32[n]
+    con_sum: np.ndarray  # int32[n] search: mines assigned so far
+    con_rem: np.ndarray  # int32[n] search: cells not yet assigned
+    cell_con: np.ndarray  # int32[n] the constraint of each revealed cell that is one
+    # boxes: frontier cells touching the same constraints
+    cell_box: np.ndarray  # int32[n] box of each frontier cell, -1 elsewhere
+    box_size: np.ndarray  # int32[n]
+    box_cons: np.ndarray  # int32[n, 8] its constraints, increasing
+    box_ncon: np.ndarray  # int32[n]
+    box_comp: np.ndarray  # int32[n] its component
+    sig: np.ndarray  # int32[8] scratch: one cell's constraints, increasing
+    # components: boxes linked through shared constraints
+    comp_boxes: np.ndarray  # int32[n] boxes grouped by component (BFS order)
+    comp_start: np.ndarray  # int32[n + 1] component c's boxes: comp_boxes[comp_start[c]:comp_start[c + 1]]
+    comp_mmax: np.ndarray  # int32[n] most mines the component can hold
+    comp_logscale: np.ndarray  # float64[n] log of the factor its weights were divided by
+    comp_fallback: np.ndarray  # uint8[n] 1 when its search hit the work bound
+    # depth-first search stack, one entry per box of the component
+    stack_k: np.ndarray  # int32[n] mines in the box
+    stack_khi: np.ndarray  # int32[n] the most it can take
+    stack_w: np.ndarray  # float64[n + 1] weight of the boxes above
+    stack_m: np.ndarray  # int32[n + 1] mines in the boxes above
+    # tallies of the search
+    comp_w: np.ndarray  # float64[n * m] per component, weight by its mines
+    comp_w_off: np.ndarray  # int32[n] where each component's row starts
+    box_e: np.ndarray  # float64[n * m] per box, weighted mine count by its component's mines
+    box_e_off: np.ndarray  # int32[n]
+    box_kmin: np.ndarray  # int8[n * m] least mines in the box, by its component's mines
+    box_kmax: np.ndarray  # int8[n * m] most
+    # combination of the components
+    prefix: np.ndarray  # float64[(n + 1) * m] row c (remaining + 1 long): mines of the first c components
+    suffix: np.ndarray  # float64[(n + 1) * m] row c: untouched weight with components c.. absorbed
+    untouched_w: np.ndarray  # float64[m] C(untouched, remaining - t), scaled
+    others: np.ndarray  # float64[n] other components' weight by this one's mines
+    box_prob: np.ndarray  # float64[n] mine probability of each box's cells
+    box_code: np.ndarray  # int8[n] certain code of each box's cells
+    # constants
+    logfact: np.ndarray  # float64[n + 1] log factorials
+    binom: np.ndarray  # float64[9, 9] binomial coefficients
+    # results
+    prob: np.ndarray  # float64[n] mine probability; NaN on revealed and known cells
+    certain: np.ndarray  # int8[n] UNCERTAIN / CERTAIN_SAFE / CERTAIN_MINE
+    stats: np.ndarray  # float64[N_STATS] STAT_* fields
+
+
+def new_workspace(cells: int, mines: int) -> Workspace:
+    """A `Workspace` for boards of `cells` cells with at most `mines` mines."""
+    n = int(cells)
+    m = int(mines) + 1
+    i32 = np.int32
+    f64 = np.float64
+    return Workspace(
+        con_cell=np.zeros(n, i32), con_value=np.zeros(n, i32), con_boxes=np.zeros((n, 8), i32),
+        con_nbox=np.zeros(n, i32), con_sum=np.zeros(n, i32), con_rem=np.zeros(n, i32), cell_con=np.zeros(n, i32),
+        cell_box=np.full(n, -1, i32), box_size=np.zeros(n, i32), box_cons=np.zeros((n, 8), i32),
+        box_ncon=np.zeros(n, i32), box_comp=np.zeros(n, i32), sig=np.zeros(8, i32),
+        comp_boxes=np.zeros(n, i32), comp_start=np.zeros(n + 1, i32), comp_mmax=np.zeros(n, i32),
+        comp_logscale=np.zeros(n, f64), comp_fallback=np.zeros(n, np.uint8),
+        stack_k=np.zeros(n, i32), stack_khi=np.zeros(n, i32), stack_w=np.zeros(n + 1, f64),
+        stack_m=np.zeros(n + 1, i32),
+        comp_w=np.zeros(n * m, f64), comp_w_off=np.zeros(n, i32), box_e=np.zeros(n * m, f64),
+        box_e_off=np.zeros(n, i32), box_kmin=np.zeros(n * m, np.int8), box_kmax=np.zeros(n * m, np.int8),
+        prefix=np.zeros((n + 1) * m, f64), suffix=np.zeros((n + 1) * m, f64),
+        untouched_w=np.zeros(m, f64), others=np.zeros(n, f64), box_prob=np.zeros(n, f64),
+        box_code=np.zeros(n, np.int8),
+        logfact=np.array([math.lgamma(i + 1) for i in range(n + 1)], f64), binom=_BINOM,
+        prob=np.zeros(n, f64), certain=np.zeros(n, np.int8), stats=np.zeros(N_STATS, f64),
+    )
 
 
 @kernel
 def _log_binom(logfact, n, k):
+    """log C(n, k) from a table of log factorials."""
     return logfact[n] - logfact[k] - logfact[n - k]
 
 
@@ -125,54 +178,64 @@ def number_need(view, known, nbr, nbr_count, i):
 
 
 @kernel
-def _record_solution(m, w, W, woff, E, E_off, kmin, kmax, order, s0, nb, kst):
-    """Add one full assignment of the component (m mines, weight w) to its tallies."""
-    W[woff + m] += w
-    for q in range(nb):
-        k = kst[q]
-        e = E_off[order[s0 + q]] + m
-        E[e] += w * k
-        if k < kmin[e]:
-            kmin[e] = k
-        if k > kmax[e]:
-            kmax[e] = k
-
-
-@kernel
-def solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain, stats):
+def solve_kernel(ws, view, known, mines, nbr, nbr_count, max_work):
     """Probabilities for `view` (int8[n]: COVERED/FLAGGED/0..8) with `mines` in total.
 
     known[i] = 1 marks cells the caller treats as certain mines (its own deductions;
-    they are taken out of the constraints and of the mine count). Writes prob[i]
-    (NaN on revealed and known cells), certain[i] (UNCERTAIN / CERTAIN_SAFE /
-    CERTAIN_MINE). stats[0] = log number of layouts, stats[1] = fallback components,
-    stats[2] = search nodes. Returns OK or INCONSISTENT.
+    they are taken out of the constraints and of the mine count). Writes ws.prob[i]
+    (NaN on revealed and known cells), ws.certain[i] (UNCERTAIN / CERTAIN_SAFE /
+    CERTAIN_MINE), ws.stats (STAT_LOG_LAYOUTS, STAT_FALLBACKS, STAT_NODES).
+    Returns OK or INCONSISTENT.
     """
-    (con_cell, con_value, con_boxes, con_nbox, con_sum, con_rem, cell_box, box_size, box_cons,
-     box_ncon, box_comp, order, comp_start, comp_mmax, kst, khi, wst, mst, W, W_off, E, E_off,
-     kmin, kmax, P, H, G, logfact, binom, comp_logscale, comp_fallback, queue, R) = ws
-    n = view.shape[0]
-    stride = mines + 1  # row length of P, H
-    stats[0] = 0.0
-    stats[1] = 0.0
-    stats[2] = 0.0
+    ws.stats[STAT_LOG_LAYOUTS] = 0.0
+    ws.stats[STAT_FALLBACKS] = 0.0
+    ws.stats[STAT_NODES] = 0.0
+    n_con, remaining, unknown = find_constraints(ws, view, known, mines, nbr, nbr_count)
+    if n_con < 0:
+        return INCONSISTENT
+    n_box, frontier = group_boxes(ws, view, known, nbr, nbr_count, n_con)
+    untouched = unknown - frontier
+    n_comp = find_components(ws, n_box)
+    if enumerate_components(ws, n_comp, remaining, max_work) != OK:
+        return INCONSISTENT
+    plen, total = combine_components(ws, n_comp, remaining, untouched)
+    if plen < 0:
+        return INCONSISTENT
+    marginals(ws, view, known, n_comp, remaining, untouched, plen, 1.0 / total)
+    return OK
 
-    # ---- 1. constraints, unknown cells, remaining mines
+
+@kernel
+def solve_fields(fields, view, known, mines, nbr, nbr_count, max_work):
+    """`solve_kernel` for calls from Python in a loop, the workspace given as the plain
+    tuple `tuple(ws)` (made once): numba's dispatcher types a plain tuple of arrays in C
+    but a NamedTuple in Python, ~1.5 against ~4 us a call for a Workspace."""
+    return solve_kernel(Workspace(*fields), view, known, mines, nbr, nbr_count, max_work)
+
+
+# ---- 1. constraints, unknown cells, remaining mines
+@step
+def find_constraints(ws, view, known, mines, nbr, nbr_count):
+    """Step 1: reset ws.cell_box and the results, count the unrevealed non-known cells
+    and the mines left for them, list the constraints (con_cell, con_value).
+    Returns (constraints, remaining mines, unknown cells); constraints = -1 when the
+    position is inconsistent."""
+    n = view.shape[0]
     remaining = mines
     unknown = 0
     for i in range(n):
-        cell_box[i] = -1
-        certain[i] = UNCERTAIN
+        ws.cell_box[i] = -1
+        ws.certain[i] = UNCERTAIN
         if view[i] < 0:
             if known[i]:
                 remaining -= 1
-                prob[i] = np.nan
+                ws.prob[i] = np.nan
             else:
                 unknown += 1
         else:
-            prob[i] = np.nan
+            ws.prob[i] = np.nan
     if remaining < 0 or remaining > unknown:
-        return INCONSISTENT
+        return -1, remaining, unknown
     n_con = 0
     for i in range(n):
         v = view[i]
@@ -180,71 +243,97 @@ def solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain
             continue
         need, free = number_need(view, known, nbr, nbr_count, i)
         if need < 0 or need > free:
-            return INCONSISTENT
+            return -1, remaining, unknown
         if free > 0:
-            con_cell[n_con] = i
-            con_value[n_con] = need
-            con_nbox[n_con] = 0
+            ws.con_cell[n_con] = i
+            ws.con_value[n_con] = need
+            ws.con_nbox[n_con] = 0
             n_con += 1
+    return n_con, remaining, unknown
 
-    # ---- 2. boxes: frontier cells grouped by the set of constraints they touch
-    # A constraint's index is found from its cell through the known order: walk the
-    # constraint list once and mark each cell with its constraint (reusing `queue`).
+
+# ---- 2. boxes: frontier cells grouped by the set of constraints they touch
+@step
+def group_boxes(ws, view, known, nbr, nbr_count, n_con):
+    """Step 2: give every frontier cell its box (ws.cell_box), cells with the same
+    constraints sharing one. Returns (boxes, frontier cells)."""
+    n = view.shape[0]
+    # A constraint's index is found from its cell: walk the constraint list once and
+    # mark each cell with its constraint.
     for c in range(n_con):
-        queue[con_cell[c]] = c
+        ws.cell_con[ws.con_cell[c]] = c
     n_box = 0
     frontier = 0
     for i in range(n):
         if view[i] >= 0 or known[i]:
             continue
-        # this cell's constraints, in increasing order (neighbours are scanned in a fixed
-        # order, and constraint indices follow cell order, so sort the <= 8 entries)
-        cnt = 0
-        for a in range(nbr_count[i]):
-            j = nbr[i, a]
-            if view[j] >= 0:
-                # a revealed neighbour is a constraint iff it had free cells (it has: i)
-                c = queue[j]
-                # insertion into kst[0:cnt] (scratch), kept sorted
-                p = cnt
-                while p > 0 and kst[p - 1] > c:
-                    kst[p] = kst[p - 1]
-                    p -= 1
-                kst[p] = c
-                cnt += 1
+        cnt = _cell_signature(ws, view, nbr, nbr_count, i)
         if cnt == 0:
             continue
         frontier += 1
-        # an existing box with the same signature must contain the first constraint
-        c0 = kst[0]
-        found = -1
-        for q in range(con_nbox[c0]):
-            b = con_boxes[c0, q]
-            if box_ncon[b] != cnt:
-                continue
-            same = True
-            for t in range(cnt):
-                if box_cons[b, t] != kst[t]:
-                    same = False
-                    break
-            if same:
-                found = b
-                break
+        found = _find_box(ws, cnt)
         if found < 0:
             found = n_box
             n_box += 1
-            box_size[found] = 0
-            box_ncon[found] = cnt
+            ws.box_size[found] = 0
+            ws.box_ncon[found] = cnt
             for t in range(cnt):
-                c = kst[t]
-                box_cons[found, t] = c
-                con_boxes[c, con_nbox[c]] = found
-                con_nbox[c] += 1
-        box_size[found] += 1
-        cell_box[i] = found
-    untouched = unknown - frontier
+                c = ws.sig[t]
+                ws.box_cons[found, t] = c
+                ws.con_boxes[c, ws.con_nbox[c]] = found
+                ws.con_nbox[c] += 1
+        ws.box_size[found] += 1
+        ws.cell_box[i] = found
+    return n_box, frontier
 
-    # ---- 3. components (BFS over boxes through constraints), in search order
+
+@step
+def _cell_signature(ws, view, nbr, nbr_count, i):
+    """The constraints of covered cell i into ws.sig[:cnt], increasing; returns cnt.
+    (Neighbours are scanned in a fixed order and constraint indices follow cell order,
+    so the <= 8 entries are sorted by insertion.)"""
+    sig = ws.sig
+    cnt = 0
+    for a in range(nbr_count[i]):
+        j = nbr[i, a]
+        if view[j] >= 0:
+            # a revealed neighbour is a constraint iff it had free cells (it has: i)
+            c = ws.cell_con[j]
+            p = cnt
+            while p > 0 and sig[p - 1] > c:
+                sig[p] = sig[p - 1]
+                p -= 1
+            sig[p] = c
+            cnt += 1
+    return cnt
+
+
+@step
+def _find_box(ws, cnt):
+    """The box whose constraints are ws.sig[:cnt], or -1. Such a box must touch the
+    first of them, so only that constraint's boxes are compared."""
+    c0 = ws.sig[0]
+    for q in range(ws.con_nbox[c0]):
+        b = ws.con_boxes[c0, q]
+        if ws.box_ncon[b] != cnt:
+            continue
+        same = True
+        for t in range(cnt):
+            if ws.box_cons[b, t] != ws.sig[t]:
+                same = False
+                break
+        if same:
+            return b
+    return -1
+
+
+# ---- 3. components (BFS over boxes through constraints), in search order
+@step
+def find_components(ws, n_box):
+    """Step 3: group the boxes into components (ws.box_comp; ws.comp_boxes in BFS order,
+    component c from ws.comp_start[c]). Returns the number of components."""
+    box_comp = ws.box_comp
+    order = ws.comp_boxes
     for b in range(n_box):
         box_comp[b] = -1
     n_comp = 0
@@ -252,166 +341,302 @@ def solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain
     for b0 in range(n_box):
         if box_comp[b0] >= 0:
             continue
-        comp_start[n_comp] = pos
+        ws.comp_start[n_comp] = pos
         box_comp[b0] = n_comp
         order[pos] = b0
         pos += 1
-        head = comp_start[n_comp]
+        head = ws.comp_start[n_comp]
         while head < pos:
             b = order[head]
             head += 1
-            for t in range(box_ncon[b]):
-                c = box_cons[b, t]
-                for q in range(con_nbox[c]):
-                    b2 = con_boxes[c, q]
+            for t in range(ws.box_ncon[b]):
+                c = ws.box_cons[b, t]
+                for q in range(ws.con_nbox[c]):
+                    b2 = ws.con_boxes[c, q]
                     if box_comp[b2] < 0:
                         box_comp[b2] = n_comp
                         order[pos] = b2
                         pos += 1
         n_comp += 1
-    comp_start[n_comp] = pos
+    ws.comp_start[n_comp] = pos
+    return n_comp
 
-    # ---- 4. enumerate each component
+
+# ---- 4. enumerate each component
+@step
+def enumerate_components(ws, n_comp, remaining, max_work):
+    """Step 4: tally every component's solutions by its mine count (ws.comp_w, and per
+    box ws.box_e / box_kmin / box_kmax), a local estimate for a component past
+    `max_work` search nodes, each scaled by its largest weight. Returns OK, or
+    INCONSISTENT when some component has no solution."""
     w_used = 0
     e_used = 0
     nodes_total = 0
     for comp in range(n_comp):
-        s0 = comp_start[comp]
-        nb = comp_start[comp + 1] - s0
-        total_cells = 0
-        for q in range(nb):
-            total_cells += box_size[order[s0 + q]]
-        mmax = min(total_cells, remaining)
-        comp_mmax[comp] = mmax
-        W_off[comp] = w_used
+        w_used, e_used = _start_component(ws, comp, remaining, w_used, e_used)
+        nodes_total += search_component(ws, comp, remaining, max_work)
+        if ws.comp_fallback[comp]:
+            _fallback_component(ws, comp)
+            ws.stats[STAT_FALLBACKS] += 1.0
+        if not _scale_component(ws, comp):
+            return INCONSISTENT  # no assignment satisfies this component
+    ws.stats[STAT_NODES] = nodes_total
+    return OK
+
+
+@step
+def _start_component(ws, comp, remaining, w_used, e_used):
+    """Place component comp's tallies at offsets w_used / e_used and clear them; set its
+    constraints' search counters. Returns the offsets after it."""
+    s0 = ws.comp_start[comp]
+    nb = ws.comp_start[comp + 1] - s0
+    total_cells = 0
+    for q in range(nb):
+        total_cells += ws.box_size[ws.comp_boxes[s0 + q]]
+    mmax = min(total_cells, remaining)
+    ws.comp_mmax[comp] = mmax
+    ws.comp_w_off[comp] = w_used
+    for m in range(mmax + 1):
+        ws.comp_w[w_used + m] = 0.0
+    w_used += mmax + 1
+    for q in range(nb):
+        b = ws.comp_boxes[s0 + q]
+        ws.box_e_off[b] = e_used
         for m in range(mmax + 1):
-            W[w_used + m] = 0.0
-        w_used += mmax + 1
-        for q in range(nb):
-            b = order[s0 + q]
-            E_off[b] = e_used
-            for m in range(mmax + 1):
-                E[e_used + m] = 0.0
-                kmin[e_used + m] = 9
-                kmax[e_used + m] = -1
-            e_used += mmax + 1
+            ws.box_e[e_used + m] = 0.0
+            ws.box_kmin[e_used + m] = 9
+            ws.box_kmax[e_used + m] = -1
+        e_used += mmax + 1
+        for t in range(ws.box_ncon[b]):
+            c = ws.box_cons[b, t]
+            ws.con_sum[c] = 0
+            ws.con_rem[c] = 0
+    for q in range(nb):
+        b = ws.comp_boxes[s0 + q]
+        for t in range(ws.box_ncon[b]):
+            ws.con_rem[ws.box_cons[b, t]] += ws.box_size[b]
+    ws.comp_fallback[comp] = 0
+    return w_used, e_used
+
+
+@step
+def search_component(ws, comp, remaining, max_work):
+    """Depth-first search over component comp's boxes in BFS order: stack_k[d] mines in
+    box comp_boxes[s0 + d], bounded by every constraint of that box and by the mines
+    left; each full assignment is tallied (`_record_solution`). Past `max_work` nodes
+    the search stops and marks ws.comp_fallback[comp]. Returns the nodes visited."""
+    order = ws.comp_boxes
+    box_size = ws.box_size
+    box_ncon = ws.box_ncon
+    box_cons = ws.box_cons
+    con_value = ws.con_value
+    con_sum = ws.con_sum
+    con_rem = ws.con_rem
+    binom = ws.binom
+    kst = ws.stack_k
+    khi = ws.stack_khi
+    wst = ws.stack_w
+    mst = ws.stack_m
+    s0 = ws.comp_start[comp]
+    nb = ws.comp_start[comp + 1] - s0
+    woff = ws.comp_w_off[comp]
+    d = 0
+    wst[0] = 1.0
+    mst[0] = 0
+    nodes = 0
+    enter = True
+    while True:
+        leaf = False
+        if enter:
+            b = order[s0 + d]
+            size = box_size[b]
+            lo = 0
+            hi = size
+            room = remaining - mst[d]
+            hi = min(hi, room)
             for t in range(box_ncon[b]):
                 c = box_cons[b, t]
-                con_sum[c] = 0
-                con_rem[c] = 0
-        for q in range(nb):
-            b = order[s0 + q]
-            for t in range(box_ncon[b]):
-                con_rem[box_cons[b, t]] += box_size[b]
-        comp_fallback[comp] = 0
-        woff = W_off[comp]
-        # Depth-first search over the component's boxes in BFS order; kst[d] mines in
-        # box order[s0 + d], bounds from every constraint of that box.
-        d = 0
-        wst[0] = 1.0
-        mst[0] = 0
-        nodes = 0
-        enter = True
-        while True:
-            leaf = False
-            if enter:
-                b = order[s0 + d]
-                size = box_size[b]
-                lo = 0
-                hi = size
-                room = remaining - mst[d]
-                if hi > room:
-                    hi = room
-                for t in range(box_ncon[b]):
-                    c = box_cons[b, t]
-                    need = con_value[c] - con_sum[c]
-                    if need < hi:
-                        hi = need
-                    low = need - (con_rem[c] - size)
-                    if low > lo:
-                        lo = low
-                nodes += 1
-                if lo <= hi:
-                    kst[d] = lo
-                    khi[d] = hi
-                    for t in range(box_ncon[b]):
-                        c = box_cons[b, t]
-                        con_sum[c] += lo
-                        con_rem[c] -= size
-                    wst[d + 1] = wst[d] * binom[size, lo]
-                    mst[d + 1] = mst[d] + lo
-                    if d < nb - 1:
-                        d += 1
-                        continue
-                    leaf = True
-                else:
-                    d -= 1  # nothing fits here: next value of the parent
-            if leaf:
-                _record_solution(mst[nb], wst[nb], W, woff, E, E_off, kmin, kmax, order, s0, nb, kst)
-            if nodes > max_work:
-                comp_fallback[comp] = 1
-                break
-            # advance: the next value at depth d, undoing boxes on the way up
-            advanced = False
-            while d >= 0:
-                b = order[s0 + d]
-                size = box_size[b]
-                k = kst[d]
-                if k < khi[d]:
-                    for t in range(box_ncon[b]):
-                        con_sum[box_cons[b, t]] += 1
-                    kst[d] = k + 1
-                    wst[d + 1] = wst[d] * binom[size, k + 1]
-                    mst[d + 1] = mst[d] + k + 1
-                    advanced = True
-                    break
-                for t in range(box_ncon[b]):
-                    c = box_cons[b, t]
-                    con_sum[c] -= k
-                    con_rem[c] += size
-                d -= 1
-            if not advanced:
-                break
+                need = con_value[c] - con_sum[c]
+                hi = min(hi, need)
+                lo = max(lo, need - (con_rem[c] - size))
             nodes += 1
-            if d < nb - 1:
-                d += 1
-                enter = True
+            if lo <= hi:
+                kst[d] = lo
+                khi[d] = hi
+                for t in range(box_ncon[b]):
+                    c = box_cons[b, t]
+                    con_sum[c] += lo
+                    con_rem[c] -= size
+                wst[d + 1] = wst[d] * binom[size, lo]
+                mst[d + 1] = mst[d] + lo
+                if d < nb - 1:
+                    d += 1
+                    continue
+                leaf = True
             else:
-                enter = False
-                # the last box changed value: record that solution, then advance again
-                _record_solution(mst[nb], wst[nb], W, woff, E, E_off, kmin, kmax, order, s0, nb, kst)
-        nodes_total += nodes
+                d -= 1  # nothing fits here: next value of the parent
+        if leaf:
+            _record_solution(ws, woff, s0, nb)
+        if nodes > max_work:
+            ws.comp_fallback[comp] = 1
+            break
+        # advance: the next value at depth d, undoing boxes on the way up
+        advanced = False
+        while d >= 0:
+            b = order[s0 + d]
+            size = box_size[b]
+            k = kst[d]
+            if k < khi[d]:
+                for t in range(box_ncon[b]):
+                    con_sum[box_cons[b, t]] += 1
+                kst[d] = k + 1
+                wst[d + 1] = wst[d] * binom[size, k + 1]
+                mst[d + 1] = mst[d] + k + 1
+                advanced = True
+                break
+            for t in range(box_ncon[b]):
+                c = box_cons[b, t]
+                con_sum[c] -= k
+                con_rem[c] += size
+            d -= 1
+        if not advanced:
+            break
+        nodes += 1
+        if d < nb - 1:
+            d += 1
+            enter = True
+        else:
+            enter = False
+            # the last box changed value: record that solution, then advance again
+            _record_solution(ws, woff, s0, nb)
+    return nodes
 
-        if comp_fallback[comp]:
-            _fallback_component(comp, s0, nb, mmax, order, box_size, box_ncon, box_cons, con_value,
-                                con_boxes, con_nbox, W, woff, E, E_off, kmin, kmax)
-            stats[1] += 1.0
-        # scale the component's weights by their largest (expert boards overflow otherwise)
-        top = 0.0
-        for m in range(mmax + 1):
-            if W[woff + m] > top:
-                top = W[woff + m]
-        if top == 0.0:
-            return INCONSISTENT  # no assignment satisfies this component
-        comp_logscale[comp] = math.log(top)
-        inv = 1.0 / top
-        for m in range(mmax + 1):
-            W[woff + m] *= inv
-        for q in range(nb):
-            e0 = E_off[order[s0 + q]]
-            for m in range(mmax + 1):
-                E[e0 + m] *= inv
-    stats[2] = nodes_total
 
-    # ---- 5. combine components by mine count with the untouched cells' weight
-    # P[c]: distribution of the first c components' mines (row c of P, length <= remaining+1)
-    # (row lengths go to khi, free after the search)
+@step
+def _record_solution(ws, woff, s0, nb):
+    """Add the full assignment on the search stack (stack_m[nb] mines, weight
+    stack_w[nb]) of the component at comp_boxes[s0:s0 + nb] to its tallies."""
+    m = ws.stack_m[nb]
+    w = ws.stack_w[nb]
+    ws.comp_w[woff + m] += w
+    for q in range(nb):
+        k = ws.stack_k[q]
+        e = ws.box_e_off[ws.comp_boxes[s0 + q]] + m
+        ws.box_e[e] += w * k
+        ws.box_kmin[e] = min(ws.box_kmin[e], k)
+        ws.box_kmax[e] = max(ws.box_kmax[e], k)
+
+
+@step
+def _scale_component(ws, comp):
+    """Divide component comp's weights and box tallies by its largest weight (expert
+    boards overflow otherwise), keeping the log of it. False when every weight is 0."""
+    s0 = ws.comp_start[comp]
+    nb = ws.comp_start[comp + 1] - s0
+    mmax = ws.comp_mmax[comp]
+    woff = ws.comp_w_off[comp]
+    top = 0.0
+    for m in range(mmax + 1):
+        top = max(top, ws.comp_w[woff + m])
+    if top == 0.0:
+        return False
+    ws.comp_logscale[comp] = math.log(top)
+    inv = 1.0 / top
+    for m in range(mmax + 1):
+        ws.comp_w[woff + m] *= inv
+    for q in range(nb):
+        e0 = ws.box_e_off[ws.comp_boxes[s0 + q]]
+        for m in range(mmax + 1):
+            ws.box_e[e0 + m] *= inv
+    return True
+
+
+@kernel
+def _fallback_component(ws, comp):
+    """A component whose search hit the work bound gets a local estimate: each box at the
+    mean density its numbers ask for (d_b), the component's mine count m spread as a
+    normal approximation around the sum of those densities (so every m from 0 to mmax
+    keeps some weight and the global count can always be met), and a box holding
+    d_b * m / expected of its cells' mines given m. Never claims certainty."""
+    s0 = ws.comp_start[comp]
+    nb = ws.comp_start[comp + 1] - s0
+    mmax = ws.comp_mmax[comp]
+    woff = ws.comp_w_off[comp]
+    expected = 0.0
+    variance = 1.0
+    for q in range(nb):
+        b = ws.comp_boxes[s0 + q]
+        dens = _box_density(ws, b)
+        expected += dens * ws.box_size[b]
+        variance += dens * (1.0 - dens) * ws.box_size[b]
+    for m in range(mmax + 1):
+        z = (m - expected) / math.sqrt(variance)
+        ws.comp_w[woff + m] = math.exp(-0.5 * z * z) + 1e-300
+    for q in range(nb):
+        b = ws.comp_boxes[s0 + q]
+        dens = _box_density(ws, b)
+        e0 = ws.box_e_off[b]
+        for m in range(mmax + 1):
+            share = dens * m / expected if expected > 0.0 else m / max(mmax, 1)
+            share = min(share, 1.0)
+            ws.box_e[e0 + m] = ws.comp_w[woff + m] * share * ws.box_size[b]
+            ws.box_kmin[e0 + m] = 0
+            ws.box_kmax[e0 + m] = ws.box_size[b]
+
+
+@kernel
+def _box_density(ws, b):
+    """Mean over box b's constraints of (mines needed / cells it touches)."""
+    dens = 0.0
+    for t in range(ws.box_ncon[b]):
+        c = ws.box_cons[b, t]
+        cells = 0
+        for u in range(ws.con_nbox[c]):
+            cells += ws.box_size[ws.con_boxes[c, u]]
+        dens += ws.con_value[c] / cells
+    return dens / ws.box_ncon[b]
+
+
+# ---- 5. combine components by mine count with the untouched cells' weight
+@step
+def combine_components(ws, n_comp, remaining, untouched):
+    """Step 5: the components' joint mine distribution (ws.prefix), the untouched cells'
+    weight by frontier mines (ws.untouched_w), suffixes absorbed into it (ws.suffix),
+    and the log number of layouts (ws.stats). Rows of prefix / suffix are
+    remaining + 1 long. Returns (used length of the last prefix row, total weight);
+    the length is -1 when no total mine count fits."""
+    stride = remaining + 1
+    plen = _prefix_convolutions(ws, n_comp, remaining)
+    gmax = _untouched_weights(ws, n_comp, remaining, untouched, plen)
+    if gmax == -1e300:
+        return -1, 0.0  # no total mine count fits
+    last = n_comp * stride
+    total = 0.0
+    for t in range(plen):
+        total += ws.prefix[last + t] * ws.untouched_w[t]
+    if total <= 0.0:
+        return -1, 0.0
+    logz = math.log(total) + gmax
+    for comp in range(n_comp):
+        logz += ws.comp_logscale[comp]
+    ws.stats[STAT_LOG_LAYOUTS] = logz
+    _suffixes(ws, n_comp, remaining)
+    return plen, total
+
+
+@step
+def _prefix_convolutions(ws, n_comp, remaining):
+    """prefix row c = distribution of the first c components' mines (capped at
+    `remaining`); row c + 1 uses min(length of row c + mmax of component c,
+    remaining + 1) entries, row 0 one. Returns the last row's length."""
+    stride = remaining + 1
+    P = ws.prefix
+    W = ws.comp_w
     P[0] = 1.0
     plen = 1
-    khi[0] = 1
     for comp in range(n_comp):
-        woff = W_off[comp]
-        mmax = comp_mmax[comp]
+        woff = ws.comp_w_off[comp]
+        mmax = ws.comp_mmax[comp]
         base_old = comp * stride
         base_new = (comp + 1) * stride
         newlen = min(plen + mmax, remaining + 1)
@@ -425,42 +650,44 @@ def solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain
             for j in range(top_j + 1):
                 P[base_new + i + j] += pi * W[woff + j]
         plen = newlen
-        khi[comp + 1] = plen
-    # G[t] = C(untouched, remaining - t), scaled by its largest value over feasible t
-    last = n_comp * stride
+    return plen
+
+
+@step
+def _untouched_weights(ws, n_comp, remaining, untouched, plen):
+    """ws.untouched_w[t] = C(untouched, remaining - t), scaled by its largest value over
+    the feasible frontier totals t. Returns the log of that scale, -1e300 when no t is
+    feasible."""
+    last = n_comp * (remaining + 1)
     gmax = -1e300
     for t in range(remaining + 1):
         r = remaining - t
-        if r <= untouched and t < plen and P[last + t] > 0.0:
-            lg = _log_binom(logfact, untouched, r)
-            if lg > gmax:
-                gmax = lg
+        if r <= untouched and t < plen and ws.prefix[last + t] > 0.0:
+            gmax = max(gmax, _log_binom(ws.logfact, untouched, r))
     if gmax == -1e300:
-        return INCONSISTENT  # no total mine count fits
+        return gmax
     for t in range(remaining + 1):
         r = remaining - t
         if r <= untouched:
-            G[t] = math.exp(_log_binom(logfact, untouched, r) - gmax)
+            ws.untouched_w[t] = math.exp(_log_binom(ws.logfact, untouched, r) - gmax)
         else:
-            G[t] = 0.0
-    total = 0.0
-    for t in range(plen):
-        total += P[last + t] * G[t]
-    if total <= 0.0:
-        return INCONSISTENT
-    logz = math.log(total) + gmax
-    for comp in range(n_comp):
-        logz += comp_logscale[comp]
-    stats[0] = logz
-    inv_total = 1.0 / total
+            ws.untouched_w[t] = 0.0
+    return gmax
 
-    # H[c]: G with components c.. absorbed: H[n_comp] = G, H[c][t] = sum_j W_c[j] H[c+1][t+j]
+
+@step
+def _suffixes(ws, n_comp, remaining):
+    """suffix row c: the untouched weight with components c.. absorbed:
+    row n_comp = untouched_w, row c [t] = sum_j comp_w_c[j] * row c + 1 [t + j]."""
+    stride = remaining + 1
+    H = ws.suffix
+    W = ws.comp_w
     hb = n_comp * stride
     for t in range(remaining + 1):
-        H[hb + t] = G[t]
+        H[hb + t] = ws.untouched_w[t]
     for comp in range(n_comp - 1, -1, -1):
-        woff = W_off[comp]
-        mmax = comp_mmax[comp]
+        woff = ws.comp_w_off[comp]
+        mmax = ws.comp_mmax[comp]
         src = (comp + 1) * stride
         dst = comp * stride
         for t in range(remaining + 1):
@@ -470,129 +697,111 @@ def solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain
                 acc += W[woff + j] * H[src + t + j]
             H[dst + t] = acc
 
-    # ---- 6. marginals: R[m] = weight of everything else when this component holds m mines
+
+# ---- 6. marginals
+@step
+def marginals(ws, view, known, n_comp, remaining, untouched, plen, inv_total):
+    """Step 6: every unrevealed non-known cell's mine probability and certain code into
+    ws.prob / ws.certain, from its box's tallies (or the untouched cells' share)."""
+    plen_c = 1  # used length of prefix row comp (see _prefix_convolutions)
     for comp in range(n_comp):
-        woff = W_off[comp]
-        mmax = comp_mmax[comp]
-        pbase = comp * stride
-        hbase = (comp + 1) * stride
-        plen_c = khi[comp]
-        for m in range(mmax + 1):
-            acc = 0.0
-            if W[woff + m] > 0.0:
-                for i in range(remaining - m + 1):
-                    if i >= plen_c:
-                        break
-                    pi = P[pbase + i]
-                    if pi != 0.0:
-                        acc += pi * H[hbase + m + i]
-            R[m] = acc
-        s0 = comp_start[comp]
-        nb = comp_start[comp + 1] - s0
-        for q in range(nb):
-            b = order[s0 + q]
-            e0 = E_off[b]
-            acc = 0.0
-            always_safe = True
-            always_mine = True
-            for m in range(mmax + 1):
-                if R[m] > 0.0 and W[woff + m] > 0.0:
-                    acc += E[e0 + m] * R[m]
-                    if kmax[e0 + m] > 0:
-                        always_safe = False
-                    if kmin[e0 + m] < box_size[b]:
-                        always_mine = False
-            p = acc * inv_total / box_size[b]
-            code = UNCERTAIN
-            if comp_fallback[comp] == 0:
-                if always_safe:
-                    p = 0.0
-                    code = CERTAIN_SAFE
-                elif always_mine:
-                    p = 1.0
-                    code = CERTAIN_MINE
-            if p > 1.0:
-                p = 1.0
-            # box results go to wst / kst (free after the search) for the cell pass below
-            wst[b] = p
-            kst[b] = code
-    # untouched cells
-    p_untouched = 0.0
-    code_untouched = UNCERTAIN
-    if untouched > 0:
-        acc = 0.0
-        lo_r = remaining + 1
-        hi_r = -1
-        for t in range(plen):
-            wt = P[last + t] * G[t]
-            if wt > 0.0:
-                r = remaining - t
-                acc += wt * r
-                if r < lo_r:
-                    lo_r = r
-                if r > hi_r:
-                    hi_r = r
-        p_untouched = acc * inv_total / untouched
-        if hi_r == 0:
-            p_untouched = 0.0
-            code_untouched = CERTAIN_SAFE
-        elif lo_r == untouched:
-            p_untouched = 1.0
-            code_untouched = CERTAIN_MINE
-    for i in range(n):
+        _others(ws, comp, remaining, plen_c)
+        _box_marginals(ws, comp, inv_total)
+        plen_c = min(plen_c + ws.comp_mmax[comp], remaining + 1)
+    p_untouched, code_untouched = _untouched_marginal(ws, n_comp, remaining, untouched, plen, inv_total)
+    for i in range(view.shape[0]):
         if view[i] >= 0 or known[i]:
             continue
-        b = cell_box[i]
+        b = ws.cell_box[i]
         if b >= 0:
-            prob[i] = wst[b]
-            certain[i] = kst[b]
+            ws.prob[i] = ws.box_prob[b]
+            ws.certain[i] = ws.box_code[b]
         else:
-            prob[i] = p_untouched
-            certain[i] = code_untouched
-    return OK
+            ws.prob[i] = p_untouched
+            ws.certain[i] = code_untouched
 
 
-@kernel
-def _fallback_component(comp, s0, nb, mmax, order, box_size, box_ncon, box_cons, con_value, con_boxes,
-                        con_nbox, W, woff, E, E_off, kmin, kmax):
-    """A component whose search hit the work bound gets a local estimate: each box at the
-    mean density its numbers ask for (d_b), the component's mine count m spread as a
-    normal approximation around the sum of those densities (so every m from 0 to mmax
-    keeps some weight and the global count can always be met), and a box holding
-    d_b * m / expected of its cells' mines given m. Never claims certainty."""
-    expected = 0.0
-    variance = 1.0
+@step
+def _others(ws, comp, remaining, plen_c):
+    """ws.others[m] = weight of everything else (the other components and the untouched
+    cells) when component comp holds m mines; plen_c: used length of prefix row comp."""
+    stride = remaining + 1
+    W = ws.comp_w
+    P = ws.prefix
+    H = ws.suffix
+    woff = ws.comp_w_off[comp]
+    pbase = comp * stride
+    hbase = (comp + 1) * stride
+    for m in range(ws.comp_mmax[comp] + 1):
+        acc = 0.0
+        if W[woff + m] > 0.0:
+            for i in range(remaining - m + 1):
+                if i >= plen_c:
+                    break
+                pi = P[pbase + i]
+                if pi != 0.0:
+                    acc += pi * H[hbase + m + i]
+        ws.others[m] = acc
+
+
+@step
+def _box_marginals(ws, comp, inv_total):
+    """ws.box_prob / ws.box_code of component comp's boxes (certain only when the
+    component was searched exactly), from their tallies and ws.others."""
+    W = ws.comp_w
+    R = ws.others
+    woff = ws.comp_w_off[comp]
+    mmax = ws.comp_mmax[comp]
+    s0 = ws.comp_start[comp]
+    nb = ws.comp_start[comp + 1] - s0
     for q in range(nb):
-        b = order[s0 + q]
-        dens = _box_density(b, box_ncon, box_cons, con_value, con_boxes, con_nbox, box_size)
-        expected += dens * box_size[b]
-        variance += dens * (1.0 - dens) * box_size[b]
-    for m in range(mmax + 1):
-        z = (m - expected) / math.sqrt(variance)
-        W[woff + m] = math.exp(-0.5 * z * z) + 1e-300
-    for q in range(nb):
-        b = order[s0 + q]
-        dens = _box_density(b, box_ncon, box_cons, con_value, con_boxes, con_nbox, box_size)
-        e0 = E_off[b]
+        b = ws.comp_boxes[s0 + q]
+        e0 = ws.box_e_off[b]
+        size = ws.box_size[b]
+        acc = 0.0
+        always_safe = True
+        always_mine = True
         for m in range(mmax + 1):
-            share = dens * m / expected if expected > 0.0 else m / max(mmax, 1)
-            if share > 1.0:
-                share = 1.0
-            E[e0 + m] = W[woff + m] * share * box_size[b]
-            kmin[e0 + m] = 0
-            kmax[e0 + m] = box_size[b]
+            if R[m] > 0.0 and W[woff + m] > 0.0:
+                acc += ws.box_e[e0 + m] * R[m]
+                if ws.box_kmax[e0 + m] > 0:
+                    always_safe = False
+                if ws.box_kmin[e0 + m] < size:
+                    always_mine = False
+        p = acc * inv_total / size
+        code = UNCERTAIN
+        if ws.comp_fallback[comp] == 0:
+            if always_safe:
+                p = 0.0
+                code = CERTAIN_SAFE
+            elif always_mine:
+                p = 1.0
+                code = CERTAIN_MINE
+        ws.box_prob[b] = min(p, 1.0)
+        ws.box_code[b] = code
 
 
-@kernel
-def _box_density(b, box_ncon, box_cons, con_value, con_boxes, con_nbox, box_size):
-    dens = 0.0
-    for t in range(box_ncon[b]):
-        c = box_cons[b, t]
-        cells = 0
-        for u in range(con_nbox[c]):
-            cells += box_size[con_boxes[c, u]]
-        dens += con_value[c] / cells
-    return dens / box_ncon[b]
+@step
+def _untouched_marginal(ws, n_comp, remaining, untouched, plen, inv_total):
+    """(mine probability, certain code) of the cells touching no number."""
+    if untouched == 0:
+        return 0.0, UNCERTAIN
+    last = n_comp * (remaining + 1)
+    acc = 0.0
+    lo_r = remaining + 1
+    hi_r = -1
+    for t in range(plen):
+        wt = ws.prefix[last + t] * ws.untouched_w[t]
+        if wt > 0.0:
+            r = remaining - t
+            acc += wt * r
+            lo_r = min(lo_r, r)
+            hi_r = max(hi_r, r)
+    if hi_r == 0:
+        return 0.0, CERTAIN_SAFE
+    if lo_r == untouched:
+        return 1.0, CERTAIN_MINE
+    return acc * inv_total / untouched, UNCERTAIN
 
 
 # ----------------------------------------------------------------------- Python side
@@ -610,6 +819,7 @@ class Solution:
 
 
 def _check_view(view) -> np.ndarray:
+    """The view as an array, or ValueError saying what is wrong with it."""
     arr = np.asarray(view)
     if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
         raise ValueError(f"view must be an integer array (COVERED=-1, FLAGGED=-2, 0..8), got dtype {arr.dtype}")
@@ -642,23 +852,19 @@ def solve(view, mines, *, max_work: int = DEFAULT_MAX_WORK) -> Solution:
     nbr, nbr_count = _tables(rows, cols)
     flat = np.ascontiguousarray(arr, dtype=np.int8).ravel()
     n = flat.shape[0]
-    ws = Workspace(n, mines)
-    prob = np.empty(n, np.float64)
-    certain = np.zeros(n, np.int8)
-    stats = np.zeros(3, np.float64)
-    code = solve_kernel(flat, np.zeros(n, np.uint8), mines, nbr, nbr_count, ws.arrays, int(max_work), prob,
-                        certain, stats)
+    ws = new_workspace(n, mines)
+    code = solve_fields(tuple(ws), flat, np.zeros(n, np.uint8), mines, nbr, nbr_count, int(max_work))
     if code != OK:
         raise ValueError(f"inconsistent position: no layout of {mines} mines agrees with the revealed numbers")
     shape = (rows, cols)
     return Solution(
-        probabilities=prob.reshape(shape),
-        safe=(certain == CERTAIN_SAFE).reshape(shape),
-        mine=(certain == CERTAIN_MINE).reshape(shape),
-        log_layouts=float(stats[0]),
-        exact=bool(stats[1] == 0),
-        fallbacks=int(stats[1]),
-        nodes=int(stats[2]),
+        probabilities=ws.prob.reshape(shape),
+        safe=(ws.certain == CERTAIN_SAFE).reshape(shape),
+        mine=(ws.certain == CERTAIN_MINE).reshape(shape),
+        log_layouts=float(ws.stats[STAT_LOG_LAYOUTS]),
+        exact=bool(ws.stats[STAT_FALLBACKS] == 0),
+        fallbacks=int(ws.stats[STAT_FALLBACKS]),
+        nodes=int(ws.stats[STAT_NODES]),
     )
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from minelab.cli import main
 
-PLAY_KEYS = {"agent", "level", "games", "wins", "win_rate", "ci_low", "ci_high", "seconds", "games_per_second"}
+PLAY_KEYS = {"agent", "level", "games", "wins", "win_rate", "ci_low", "ci_high", "seconds", "games_per_second", "params", "compile_seconds"}
 
 
 def test_play_json(capsys):
@@ -71,3 +71,20 @@ def test_bench_json_rows(capsys):
 def test_console_script_help():
     out = subprocess.run([sys.executable, "-m", "minelab.cli", "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "reproduce" in out.stdout and "bench" in out.stdout
+
+
+def test_play_passes_agent_parameters(capsys):
+    assert main(["play", "egreedy-mab", "6x6x5:none", "--games", "200", "--param", "epsilon=0.05", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["params"]["epsilon"] == 0.05 and row["compile_seconds"] >= 0
+    assert main(["play", "csp", "9x9x10", "--games", "50", "--param", "first_click=(2, 2)", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["params"]["first_click"] == [2, 2]
+
+
+def test_play_bad_parameter_names_it(capsys):
+    assert main(["play", "csp", "9x9x10", "--games", "5", "--param", "epsilon=0.05"]) == 2
+    err = capsys.readouterr().err
+    assert "epsilon" in err and "max_work" in err  # names the bad one and the ones csp takes
+    with pytest.raises(SystemExit):
+        main(["play", "csp", "9x9x10", "--param", "epsilon"])
+    assert "NAME=VALUE" in capsys.readouterr().err

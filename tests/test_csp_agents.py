@@ -94,7 +94,7 @@ def test_forced_50_50_is_guessed_and_won_half_the_time():
 
 
 def test_hcsp_tie_rule_prefers_cells_next_to_the_revealed_area():
-    from minelab.agents.csp import TIE_FRONTIER, TIE_RANDOM, SolverState, least_probable
+    from minelab.agents.csp import TIE_FRONTIER, TIE_RANDOM, least_probable, new_solver_state
     from minelab.engine import _tables
 
     rows, cols = 6, 6
@@ -103,17 +103,17 @@ def test_hcsp_tie_rule_prefers_cells_next_to_the_revealed_area():
     nbr, nbr_count = _tables(rows, cols)
     prob = np.full(rows * cols, 0.2)
     prob[0] = np.nan
-    s = SolverState(rows * cols, 5)
+    s = new_solver_state(rows * cols, 5)
     near = {1, cols, cols + 1}
     rng = np.random.default_rng(0)
-    picks = {int(least_probable(view, s.known, prob, TIE_FRONTIER, nbr, nbr_count, s.dist, s.queue, s.tied, rng))
+    picks = {int(least_probable(view, nbr, nbr_count, s, prob, TIE_FRONTIER, rng))
              for _ in range(50)}
     assert picks <= near and len(picks) > 1  # only the frontier, at random among it
-    anywhere = {int(least_probable(view, s.known, prob, TIE_RANDOM, nbr, nbr_count, s.dist, s.queue, s.tied, rng))
+    anywhere = {int(least_probable(view, nbr, nbr_count, s, prob, TIE_RANDOM, rng))
                 for _ in range(200)}
     assert anywhere - near  # csp's rule ranges over every tied cell
     prob[35] = 0.1  # a strictly safer cell wins whatever its distance
-    assert least_probable(view, s.known, prob, TIE_FRONTIER, nbr, nbr_count, s.dist, s.queue, s.tied, rng) == 35
+    assert least_probable(view, nbr, nbr_count, s, prob, TIE_FRONTIER, rng) == 35
 
 
 # ------------------------------------------------------------------ exact optimality of `best`

@@ -40,18 +40,44 @@ order on 8x8x10 was 0.8155 vs 0.8016 (+1.4 points +- 0.4, 40,000 games). With th
 corners order, pseq (margin 0.01) vs two-step: 16x16x40 0.7835 vs 0.7770 (+0.65,
 30,000 games); 8x8x10 -0.07 +- 0.15, 9x9x10 -0.06 +- 0.08, 16x30x99 -0.2 +- 0.9 (within
 noise).
+
+The kernel `best_decide(gs, s, x, cfg, rng)` runs the steps above in turn:
+`opening_or_certain` (1, shared with csp), `endgame_decision` (2), `forced_fifty_fifty`
+(3), `lookahead_guess` (4); s is csp's `SolverState`, x the `BestBuffers`, cfg the
+`BestSettings`. Only the endgame search allocates (its memo and stack).
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
 from ..cells import FLAGGED, REVEAL
-from ..engine import SP_COLS, SP_MINES, SP_ROWS, ST_STATUS, begin_game, record_game
-from ..probability import CERTAIN_SAFE, DEFAULT_MAX_WORK, OK, Workspace, number_need, solve_kernel
+from ..engine import SP_COLS, SP_MINES, SP_ROWS, ST_STATUS, begin_game, kernel, record_game
+from ..probability import (
+    CERTAIN_SAFE,
+    DEFAULT_MAX_WORK,
+    OK,
+    STAT_FALLBACKS,
+    STAT_LOG_LAYOUTS,
+    Workspace,
+    new_workspace,
+    number_need,
+    solve_kernel,
+    step,
+)
 from .base import register
-from .csp import CSPAgent, SolverState, apply_decision, certain_moves, frontier_distance
+from .csp import (
+    DC_ABORT,
+    DC_ENDGAME,
+    DC_GUESS,
+    CSPAgent,
+    apply_decision,
+    frontier_distance,
+    opening_or_certain,
+)
 
 ENDGAME_LAYOUTS = 256  # the most layouts the exact endgame search takes (4 words of 64 bits)
 ENDGAME_CELLS = 128  # and the most unrevealed cells
@@ -70,30 +96,60 @@ GUESS_RULES = ("two-step", "pseq")  # indices are the kernel's codes
 SCORE_TOLERANCE = 1e-12
 
 
-class BestState(SolverState):
-    """SolverState plus a second workspace for lookahead solves and endgame buffers."""
+class BestBuffers(NamedTuple):
+    """`best`'s buffers beyond csp's `SolverState` (build with `new_best_buffers`)."""
 
-    def __init__(self, cells: int, mines: int):
-        super().__init__(cells, mines)
-        self.stats = np.zeros(8, np.float64)
-        self.ws2 = Workspace(cells, mines)
-        self.view2 = np.zeros(cells, np.int8)
-        self.prob2 = np.zeros(cells, np.float64)
-        self.certain2 = np.zeros(cells, np.int8)
-        self.stats2 = np.zeros(8, np.float64)
-        self.order = np.zeros(cells, np.int64)
-        self.ucells = np.zeros(ENDGAME_CELLS, np.int64)  # endgame: the unrevealed cells
-        self.layouts = np.zeros((ENDGAME_LAYOUTS, ENDGAME_CELLS), np.int8)
-        self.outcome = np.zeros((ENDGAME_LAYOUTS, ENDGAME_CELLS), np.int8)
-        self.pos = np.full(cells, -1, np.int64)
-        self.assign = np.zeros(cells, np.int8)
-        self.con_need = np.zeros(cells, np.int64)
-        self.con_free = np.zeros(cells, np.int64)
+    look: Workspace  # the lookahead's solves
+    next_view: np.ndarray  # int8[n] the position with a candidate revealed
+    candidates: np.ndarray  # int64[n] the cells a guess may take
+    ucells: np.ndarray  # int64[ENDGAME_CELLS] endgame: the unrevealed cells
+    layouts: np.ndarray  # int8[ENDGAME_LAYOUTS, ENDGAME_CELLS] [l, q] = 1 when ucells[q] holds a mine in layout l
+    outcome: np.ndarray  # int8[ENDGAME_LAYOUTS, ENDGAME_CELLS] [l, q] = what ucells[q] shows in layout l
+    pos: np.ndarray  # int64[n] scratch: index in ucells of a cell, else -1
+    assign: np.ndarray  # int8[n] layout search: 0 / 1 per ucells entry, -1 unset
+    con_need: np.ndarray  # int64[n] layout search: mines each number still needs
+    con_free: np.ndarray  # int64[n] and its neighbours not yet assigned
+    keys: np.ndarray  # float64[n] sort keys of the candidates
+    ranked: np.ndarray  # int64[n] the candidates' order: candidates[ranked[t]] is the t-th
+    merge_tmp: np.ndarray  # int64[n] scratch of the sort
+
+
+def new_best_buffers(cells: int, mines: int) -> BestBuffers:
+    """`BestBuffers` for boards of `cells` cells with `mines` mines."""
+    return BestBuffers(
+        look=new_workspace(cells, mines),
+        next_view=np.zeros(cells, np.int8),
+        candidates=np.zeros(cells, np.int64),
+        ucells=np.zeros(ENDGAME_CELLS, np.int64),
+        layouts=np.zeros((ENDGAME_LAYOUTS, ENDGAME_CELLS), np.int8),
+        outcome=np.zeros((ENDGAME_LAYOUTS, ENDGAME_CELLS), np.int8),
+        pos=np.full(cells, -1, np.int64),
+        assign=np.zeros(cells, np.int8),
+        con_need=np.zeros(cells, np.int64),
+        con_free=np.zeros(cells, np.int64),
+        keys=np.zeros(cells, np.float64),
+        ranked=np.zeros(cells, np.int64),
+        merge_tmp=np.zeros(cells, np.int64),
+    )
+
+
+class BestSettings(NamedTuple):
+    """`best`'s parameters, as the kernels take them (see `BestAgent`)."""
+
+    first: int  # flat index of the opening click
+    max_work: int  # search nodes per component before the local estimate
+    endgame_layouts: int  # the most layouts the endgame search takes
+    endgame_budget: int  # (layouts x cells) it may scan per decision
+    max_candidates: int  # cells looked at one step ahead
+    guess_rule: int  # GUESS_TWO_STEP or GUESS_PSEQ
+    margin: float  # pseq: candidates within this of the least mine probability
+    tie_order: int  # ORDER_CORNERS or ORDER_FRONTIER
 
 
 # ------------------------------------------------------------------ endgame search
-@njit(cache=True)
+@kernel
 def _popcount(x):
+    """The number of set bits of a uint64."""
     c = 0
     while x:
         x &= x - np.uint64(1)
@@ -101,12 +157,15 @@ def _popcount(x):
     return c
 
 
-@njit(cache=True)
-def enumerate_layouts(view, known, remaining, nbr, nbr_count, ucells, n_u, assign, con_need, con_free, layouts,
-                      max_layouts):
-    """All layouts of `remaining` mines over the n_u unrevealed cells ucells[:n_u] that
-    agree with the numbers: layouts[l, q] = 1 when ucells[q] holds a mine in layout l.
+@step
+def enumerate_layouts(view, known, remaining, nbr, nbr_count, x, n_u, max_layouts):
+    """All layouts of `remaining` mines over the n_u unrevealed cells x.ucells[:n_u] that
+    agree with the numbers: x.layouts[l, q] = 1 when ucells[q] holds a mine in layout l.
     Returns their count, or -1 when there are more than max_layouts."""
+    ucells = x.ucells
+    assign = x.assign
+    con_need = x.con_need
+    con_free = x.con_free
     n = view.shape[0]
     for i in range(n):
         con_need[i] = 0
@@ -125,7 +184,7 @@ def enumerate_layouts(view, known, remaining, nbr, nbr_count, ucells, n_u, assig
             if count >= max_layouts:
                 return -1
             for q in range(n_u):
-                layouts[count, q] = assign[q]
+                x.layouts[count, q] = assign[q]
             count += 1
             d -= 1
             continue
@@ -171,28 +230,75 @@ def enumerate_layouts(view, known, remaining, nbr, nbr_count, ucells, n_u, assig
     return count
 
 
-@njit(cache=True)
-def layout_outcomes(view, known, nbr, nbr_count, ucells, n_u, pos, layouts, n_layouts, outcome):
-    """outcome[l, q] = what cell ucells[q] shows under layout l (MINE_OUTCOME = a mine)."""
+@step
+def layout_outcomes(view, known, nbr, nbr_count, x, n_u, n_layouts):
+    """x.outcome[l, q] = what cell x.ucells[q] shows under layout l (MINE_OUTCOME = a mine)."""
+    ucells = x.ucells
+    pos = x.pos
+    layouts = x.layouts
     for q in range(n_u):
         pos[ucells[q]] = q
-    for l in range(n_layouts):
+    for lay in range(n_layouts):
         for q in range(n_u):
-            if layouts[l, q]:
-                outcome[l, q] = MINE_OUTCOME
+            if layouts[lay, q]:
+                x.outcome[lay, q] = MINE_OUTCOME
                 continue
             cell = ucells[q]
             k = 0
             for a in range(nbr_count[cell]):
                 j = nbr[cell, a]
-                if view[j] < 0 and (known[j] or layouts[l, pos[j]]):
+                if view[j] < 0 and (known[j] or layouts[lay, pos[j]]):
                     k += 1
-            outcome[l, q] = k
+            x.outcome[lay, q] = k
     for q in range(n_u):
         pos[ucells[q]] = -1
 
 
+class Frames(NamedTuple):
+    """The endgame search's stack: one frame per depth d, valuing a set of layouts."""
+
+    S: np.ndarray  # uint64[depth, WORDS] the frame's layout set
+    members: np.ndarray  # int64[depth, ENDGAME_LAYOUTS] its layouts
+    total: np.ndarray  # int64[depth] how many
+    mines_at: np.ndarray  # int64[depth, n_u] layouts with a mine at each cell
+    order: np.ndarray  # int64[depth, n_u] cells, safest first
+    parts: np.ndarray  # uint64[depth, N_OUTCOMES, WORDS] the set split by what the valued cell shows
+    counts: np.ndarray  # int64[depth, N_OUTCOMES] sizes of the parts
+    r: np.ndarray  # int64[depth] position in order of the cell being valued
+    o: np.ndarray  # int64[depth] next outcome of that cell
+    acc: np.ndarray  # float64[depth] sum over its valued outcomes of |S_o| * value(S_o)
+    best: np.ndarray  # float64[depth] best value so far
+    best_q: np.ndarray  # int64[depth] its cell (index into ucells), -1 for none
+    sig: np.ndarray  # uint64[depth, n_u] hash of what each cell shows across the members
+    seen: np.ndarray  # uint64[depth, n_u] hashes of the cells already valued (n_seen of them)
+    n_seen: np.ndarray  # int64[depth]
+    bucket: np.ndarray  # int64[ENDGAME_LAYOUTS + 2] scratch of the counting sort of the cells
+
+
 @njit(cache=True)
+def _new_frames(depth_max, n_u):
+    """Allocate the endgame search's stack (`Frames`)."""
+    return Frames(
+        S=np.zeros((depth_max, WORDS), np.uint64),
+        members=np.empty((depth_max, ENDGAME_LAYOUTS), np.int64),
+        total=np.zeros(depth_max, np.int64),
+        mines_at=np.empty((depth_max, n_u), np.int64),
+        order=np.empty((depth_max, n_u), np.int64),
+        parts=np.empty((depth_max, N_OUTCOMES, WORDS), np.uint64),
+        counts=np.empty((depth_max, N_OUTCOMES), np.int64),
+        r=np.zeros(depth_max, np.int64),
+        o=np.zeros(depth_max, np.int64),
+        acc=np.zeros(depth_max, np.float64),
+        best=np.zeros(depth_max, np.float64),
+        best_q=np.zeros(depth_max, np.int64),
+        sig=np.empty((depth_max, n_u), np.uint64),
+        seen=np.empty((depth_max, n_u), np.uint64),
+        n_seen=np.zeros(depth_max, np.int64),
+        bucket=np.zeros(ENDGAME_LAYOUTS + 2, np.int64),
+    )
+
+
+@kernel
 def _members(S, out):
     """Layout indices in the 256-bit set S (4 words) -> out[:k]; returns k."""
     k = 0
@@ -206,7 +312,7 @@ def _members(S, out):
     return k
 
 
-@njit(cache=True)
+@kernel
 def _split(members, total, q, outcome, parts, counts):
     """Partition the layouts members[:total] by what cell q shows: parts[o] (bit sets), counts[o]."""
     for o in range(N_OUTCOMES):
@@ -214,33 +320,84 @@ def _split(members, total, q, outcome, parts, counts):
         for w in range(WORDS):
             parts[o, w] = 0
     for t in range(total):
-        l = members[t]
-        o = outcome[l, q]
-        parts[o, l >> 6] |= np.uint64(1) << np.uint64(l & 63)
+        lay = members[t]
+        o = outcome[lay, q]
+        parts[o, lay >> 6] |= np.uint64(1) << np.uint64(lay & 63)
         counts[o] += 1
 
 
-@njit(cache=True)
-def _open_frame(d, S, n_u, outcome, members, total, mines_at, order, sig, n_seen):
-    """Fill frame d for the layout set S: its members, its cells safest first, and a
+@kernel
+def _open_frame(f, d, n_u, outcome):
+    """Fill frame d for the layout set f.S[d]: its members, its cells safest first, and a
     hash of what each cell shows across the members (cells that show the same in
-    every layout split S alike, so only the first of them is valued)."""
-    total[d] = _members(S[d], members[d])
+    every layout split S alike, so only the first of them is valued); no cell valued
+    yet, no best."""
+    total = _members(f.S[d], f.members[d])
+    f.total[d] = total
     for q in range(n_u):
-        mines_at[d, q] = 0
-        sig[d, q] = np.uint64(14695981039346656037)
-    for t in range(total[d]):
-        l = members[d, t]
+        f.mines_at[d, q] = 0
+        f.sig[d, q] = np.uint64(14695981039346656037)
+    for t in range(total):
+        lay = f.members[d, t]
         for q in range(n_u):
-            o = outcome[l, q]
+            o = outcome[lay, q]
             if o == MINE_OUTCOME:
-                mines_at[d, q] += 1
-            sig[d, q] = (sig[d, q] ^ np.uint64(o + 1)) * np.uint64(1099511628211)
-    order[d, :n_u] = np.argsort(mines_at[d, :n_u], kind="mergesort")
-    n_seen[d] = 0
+                f.mines_at[d, q] += 1
+            f.sig[d, q] = (f.sig[d, q] ^ np.uint64(o + 1)) * np.uint64(1099511628211)
+    # cells by mines_at, ties in cell order: a stable counting sort (mines_at <= total)
+    bucket = f.bucket
+    for v in range(total + 2):
+        bucket[v] = 0
+    for q in range(n_u):
+        bucket[f.mines_at[d, q] + 1] += 1
+    for v in range(1, total + 2):
+        bucket[v] += bucket[v - 1]
+    for q in range(n_u):
+        v = f.mines_at[d, q]
+        f.order[d, bucket[v]] = q
+        bucket[v] += 1
+    f.n_seen[d] = 0
+    f.r[d] = 0
+    f.best[d] = -1.0
+    f.best_q[d] = -1
 
 
-@njit(cache=True)
+@kernel
+def _next_cell(f, d, n_u, outcome):
+    """Move frame d to its next cell worth valuing: safe in some layout, safer than the
+    best value so far (a reveal's value is at most its safety), not showing the same as
+    a cell already valued, and informative (splits the set). Splits the set by it and
+    returns False; True when no cell is left (the frame is done)."""
+    total = f.total[d]
+    while f.r[d] < n_u:
+        q = f.order[d, f.r[d]]
+        safe = total - f.mines_at[d, q]
+        if safe == 0 or safe / total <= f.best[d]:
+            return True
+        twin = False
+        h = f.sig[d, q]
+        for x in range(f.n_seen[d]):
+            if f.seen[d, x] == h:
+                twin = True
+                break
+        if twin:
+            f.r[d] += 1
+            continue
+        f.seen[d, f.n_seen[d]] = h
+        f.n_seen[d] += 1
+        _split(f.members[d], total, q, outcome, f.parts[d], f.counts[d])
+        for x in range(N_OUTCOMES):
+            if 0 < f.counts[d, x] < total:  # informative
+                f.o[d] = 0
+                f.acc[d] = 0.0
+                return False
+        f.r[d] += 1
+    return True
+
+
+# It allocates (the memo, the stack) and is called from kernels, which compile a plain
+# njit callee without NRT too: so NRT is asked for explicitly.
+@njit(cache=True, _nrt=True)
 def endgame_move(n_u, outcome, n_layouts, ucells, budget):
     """(cell, win probability) of the optimal reveal when the n_layouts layouts are
     equally likely; cell -1 when more than `budget` (layouts x cells) would be scanned.
@@ -250,76 +407,32 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget):
     stops when no cell's safety can beat its best value (a reveal's value is at most
     its safety). Written as an explicit stack: numba's cache cannot hold recursion.
     """
-    depth_max = n_layouts + 1  # each level keeps a strict subset
     memo = Dict.empty(key_type=SET_TYPE, value_type=types.float64)
-    S = np.zeros((depth_max, WORDS), np.uint64)
-    members = np.empty((depth_max, ENDGAME_LAYOUTS), np.int64)
-    total = np.zeros(depth_max, np.int64)
-    mines_at = np.empty((depth_max, n_u), np.int64)
-    order = np.empty((depth_max, n_u), np.int64)
-    parts = np.empty((depth_max, N_OUTCOMES, WORDS), np.uint64)
-    counts = np.empty((depth_max, N_OUTCOMES), np.int64)
-    r = np.zeros(depth_max, np.int64)  # position in order[d]
-    o = np.zeros(depth_max, np.int64)  # next outcome of the cell being valued
-    acc = np.zeros(depth_max, np.float64)
-    best = np.zeros(depth_max, np.float64)
-    best_q = np.zeros(depth_max, np.int64)
-    sig = np.empty((depth_max, n_u), np.uint64)
-    seen = np.empty((depth_max, n_u), np.uint64)
-    n_seen = np.zeros(depth_max, np.int64)
-    for l in range(n_layouts):
-        S[0, l >> 6] |= np.uint64(1) << np.uint64(l & 63)
+    f = _new_frames(n_layouts + 1, n_u)  # each level keeps a strict subset
+    S = f.S
+    o = f.o
+    acc = f.acc
+    counts = f.counts
+    for lay in range(n_layouts):
+        S[0, lay >> 6] |= np.uint64(1) << np.uint64(lay & 63)
     d = 0
-    _open_frame(0, S, n_u, outcome, members, total, mines_at, order, sig, n_seen)
-    budget -= total[0] * n_u
-    r[0] = 0
-    best[0] = -1.0
-    best_q[0] = -1
+    _open_frame(f, 0, n_u, outcome)
+    budget -= f.total[0] * n_u
     need_cell = True  # frame d must pick its next cell to value
     while True:
-        if need_cell:
-            # next informative cell that can still beat the best, or close the frame
-            closed = True
-            while r[d] < n_u:
-                q = order[d, r[d]]
-                safe = total[d] - mines_at[d, q]
-                if safe == 0 or safe / total[d] <= best[d]:
-                    break
-                twin = False
-                h = sig[d, q]
-                for x in range(n_seen[d]):
-                    if seen[d, x] == h:
-                        twin = True
-                        break
-                if twin:
-                    r[d] += 1
-                    continue
-                seen[d, n_seen[d]] = h
-                n_seen[d] += 1
-                _split(members[d], total[d], q, outcome, parts[d], counts[d])
-                informative = False
-                for x in range(N_OUTCOMES):
-                    if 0 < counts[d, x] < total[d]:
-                        informative = True
-                        break
-                if informative:
-                    closed = False
-                    o[d] = 0
-                    acc[d] = 0.0
-                    break
-                r[d] += 1
-            if closed:
-                value = best[d] if best[d] > 0.0 else 0.0
-                if d == 0:
-                    if best_q[0] < 0:
-                        return -1, 0.0
-                    return ucells[best_q[0]], value
-                memo[(S[d, 0], S[d, 1], S[d, 2], S[d, 3])] = value
-                d -= 1  # back to the parent: add this child's share
-                acc[d] += counts[d, o[d]] * value
-                o[d] += 1
-            need_cell = False
-        # the outcomes of the cell order[d, r[d]]
+        if need_cell and _next_cell(f, d, n_u, outcome):
+            value = max(0.0, f.best[d])
+            if d == 0:
+                if f.best_q[0] < 0:
+                    return -1, 0.0
+                return ucells[f.best_q[0]], value
+            memo[(S[d, 0], S[d, 1], S[d, 2], S[d, 3])] = value
+            d -= 1  # back to the parent: add this child's share
+            acc[d] += counts[d, o[d]] * value
+            o[d] += 1
+        need_cell = False
+        # the outcomes of the cell order[d, r[d]]: sets of 0 or 1 layouts and memoised
+        # ones add directly; the first other one is valued on a new frame
         pushed = False
         while o[d] < N_OUTCOMES - 1:
             c = counts[d, o[d]]
@@ -330,157 +443,111 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget):
                 acc[d] += 1.0
                 o[d] += 1
                 continue
-            key = (parts[d, o[d], 0], parts[d, o[d], 1], parts[d, o[d], 2], parts[d, o[d], 3])
+            key = (f.parts[d, o[d], 0], f.parts[d, o[d], 1], f.parts[d, o[d], 2], f.parts[d, o[d], 3])
             if key in memo:
                 acc[d] += c * memo[key]
                 o[d] += 1
                 continue
-            # value the child on a new frame
             for w in range(WORDS):
-                S[d + 1, w] = parts[d, o[d], w]
+                S[d + 1, w] = f.parts[d, o[d], w]
             d += 1
-            _open_frame(d, S, n_u, outcome, members, total, mines_at, order, sig, n_seen)
-            budget -= total[d] * n_u
+            _open_frame(f, d, n_u, outcome)
+            budget -= f.total[d] * n_u
             if budget < 0:
                 return -1, 0.0
-            r[d] = 0
-            best[d] = -1.0
-            best_q[d] = -1
             pushed = True
             break
         if pushed:
             need_cell = True
             continue
         # every outcome of this cell is valued
-        v = acc[d] / total[d]
-        if v > best[d] + SCORE_TOLERANCE:
-            best[d] = v
-            best_q[d] = order[d, r[d]]
-        r[d] += 1
+        v = acc[d] / f.total[d]
+        if v > f.best[d] + SCORE_TOLERANCE:
+            f.best[d] = v
+            f.best_q[d] = f.order[d, f.r[d]]
+        f.r[d] += 1
         need_cell = True
 
 
-# ------------------------------------------------------------------ lookahead
-@njit(cache=True)
-def lookahead_score(view, known, mines, nbr, nbr_count, cell, p_mine, log_z, ws2, view2, prob2, certain2,
-                    stats2, max_work):
-    """P(cell safe) * E[1 if progress else best next safety] (see the module docstring)."""
-    n = view.shape[0]
-    for i in range(n):
-        view2[i] = view[i]
-    lo = 0
-    hi = 0
-    for a in range(nbr_count[cell]):
-        j = nbr[cell, a]
-        if view[j] < 0:
-            hi += 1
-            if known[j]:
-                lo += 1
-    log_safe = log_z + np.log(max(1.0 - p_mine, 1e-300))
-    acc = 0.0
-    p_progress = 0.0
-    e_safe = 0.0
-    entropy = 0.0
-    for v in range(lo, hi + 1):
-        view2[cell] = v
-        code = solve_kernel(view2, known, mines, nbr, nbr_count, ws2, max_work, prob2, certain2, stats2)
-        if code != OK:
-            continue
-        pv = np.exp(stats2[0] - log_safe)
-        if pv > 0.0:
-            entropy -= pv * np.log(pv)
-        progress = False
-        best_next = 0.0
-        n_safe = 0
-        for i in range(n):
-            if view2[i] < 0 and known[i] == 0:
-                if certain2[i] == CERTAIN_SAFE:
-                    progress = True
-                    n_safe += 1
-                s = 1.0 - prob2[i]
-                if s > best_next:
-                    best_next = s
-        if progress:
-            p_progress += pv
-            e_safe += pv * n_safe
-        if progress or best_next == 0.0:  # best_next == 0: only mines left, the game is won
-            acc += pv
-        else:
-            acc += pv * best_next
-    stats2[4] = p_progress
-    stats2[5] = e_safe
-    stats2[6] = entropy
-    return (1.0 - p_mine) * acc
-
-
-@njit(cache=True)
-def best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, moves, dist, queue, tied, max_work,
-                first, rng, ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome, pos, assign, con_need,
-                con_free, endgame_layouts, endgame_budget, max_candidates, guess_rule, margin, tie_order):
-    """One decision of `best` (moves[:k]); stats[3] = 1 for a guess, stats[4] = 1 when the
-    endgame search decided, stats[5] = 1 when it ran out of budget."""
-    n = view.shape[0]
-    stats[3] = 0.0
-    stats[4] = 0.0
-    stats[5] = 0.0
-    any_revealed = False
-    for i in range(n):
-        if view[i] >= 0:
-            any_revealed = True
-            break
-    if not any_revealed:
-        moves[0, 0] = REVEAL
-        moves[0, 1] = first
-        return 1
-    code = solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain, stats)
-    if code != OK:
-        return -1
-    k = certain_moves(view, known, certain, moves)
-    if k > 0:
+# ------------------------------------------------------------------ the decision
+@step
+def best_decide(gs, s, x, cfg, rng):
+    """One decision of `best` on game gs: s.moves[:k]; returns k, -1 when inconsistent.
+    s.decision: DC_GUESS = 1 for a guess, DC_ENDGAME = 1 when the endgame search
+    decided, DC_ABORT = 1 when it ran out of budget."""
+    s.decision[DC_GUESS] = 0
+    s.decision[DC_ENDGAME] = 0
+    s.decision[DC_ABORT] = 0
+    k = opening_or_certain(gs, s, cfg.first, cfg.max_work)  # 1. opening, certain moves
+    if k != 0:
         return k
-    stats[3] = 1.0
-    moves[0, 0] = REVEAL
-    log_z = stats[0]
-    # unrevealed, non-known cells
+    s.decision[DC_GUESS] = 1
+    s.moves[0, 0] = REVEAL
+    cell = endgame_decision(gs, s, x, cfg)  # 2.
+    if cell < 0:
+        cell = forced_fifty_fifty(gs, s)  # 3.
+    if cell < 0:
+        cell = lookahead_guess(gs, s, x, cfg)  # 4.
+    s.moves[0, 1] = cell
+    return 1
+
+
+@step
+def endgame_decision(gs, s, x, cfg):
+    """Step 2, the exact endgame: with at most cfg.endgame_layouts layouts over at most
+    ENDGAME_CELLS unrevealed cells, the cell `endgame_move` picks (sets DC_ENDGAME), or
+    -1 (DC_ABORT set when the search ran out of budget)."""
+    view = gs.shown
+    known = s.known
+    n = view.shape[0]
     n_u = 0
-    remaining = mines
+    remaining = gs.spec[SP_MINES]
     for i in range(n):
         if view[i] < 0:
             if known[i]:
                 remaining -= 1
             else:
                 n_u += 1
-    # 2. exact endgame
-    if n_u <= ENDGAME_CELLS and log_z <= np.log(endgame_layouts) + 1e-9:
-        q = 0
-        for i in range(n):
-            if view[i] < 0 and known[i] == 0:
-                ucells[q] = i
-                q += 1
-        n_l = enumerate_layouts(view, known, remaining, nbr, nbr_count, ucells, n_u, assign, con_need, con_free,
-                                layouts, endgame_layouts)
-        if n_l > 0:
-            layout_outcomes(view, known, nbr, nbr_count, ucells, n_u, pos, layouts, n_l, outcome)
-            cell, value = endgame_move(n_u, outcome, n_l, ucells, endgame_budget)
-            if cell >= 0:
-                stats[4] = 1.0
-                moves[0, 1] = cell
-                return 1
-            stats[5] = 1.0
-    # 3. forced 50/50: a component of two cells (so one mine: p = 1/2 each) whose cells
-    # have no other unrevealed neighbour, so nothing revealed elsewhere can inform it
-    cell_box = ws[6]
-    box_size = ws[7]
-    box_comp = ws[10]
-    comp_order = ws[11]
-    comp_start = ws[12]
+    small = n_u <= ENDGAME_CELLS and s.ws.stats[STAT_LOG_LAYOUTS] <= np.log(cfg.endgame_layouts) + 1e-9
+    if not small:
+        return -1
+    q = 0
     for i in range(n):
-        if view[i] >= 0 or known[i] or prob[i] != 0.5:
+        if view[i] < 0 and known[i] == 0:
+            x.ucells[q] = i
+            q += 1
+    n_l = enumerate_layouts(view, known, remaining, gs.nbr, gs.nbr_count, x, n_u, cfg.endgame_layouts)
+    if n_l <= 0:
+        return -1
+    layout_outcomes(view, known, gs.nbr, gs.nbr_count, x, n_u, n_l)
+    cell, _value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget)
+    if cell >= 0:
+        s.decision[DC_ENDGAME] = 1
+        return cell
+    s.decision[DC_ABORT] = 1
+    return -1
+
+
+@step
+def forced_fifty_fifty(gs, s):
+    """Step 3: a cell of a component of two cells (so one mine: p = 1/2 each) whose
+    cells have no other unrevealed neighbour, so nothing revealed elsewhere can inform
+    it; -1 when there is none. Reads the boxes and components of the last solve (s.ws)."""
+    view = gs.shown
+    nbr = gs.nbr
+    nbr_count = gs.nbr_count
+    known = s.known
+    ws = s.ws
+    cell_box = ws.cell_box
+    box_comp = ws.box_comp
+    n = view.shape[0]
+    for i in range(n):
+        if view[i] >= 0 or known[i] or ws.prob[i] != 0.5:
             continue
         comp = box_comp[cell_box[i]]
         cells_in = 0
-        for q in range(comp_start[comp], comp_start[comp + 1]):
-            cells_in += box_size[comp_order[q]]
+        for q in range(ws.comp_start[comp], ws.comp_start[comp + 1]):
+            cells_in += ws.box_size[ws.comp_boxes[q]]
         if cells_in != 2:
             continue
         isolated = True
@@ -499,25 +566,80 @@ def best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, mo
                         isolated = False
                         break
         if isolated:
-            moves[0, 1] = i
-            return 1
-    # 4. lookahead among the safest cells
-    frontier_distance(view, nbr, nbr_count, dist, queue)
+            return i
+    return -1
+
+
+@step
+def candidate_order(gs, s, x, tie_order):
+    """The cells a guess may take (unrevealed, not known, not certain mines) into
+    x.candidates[:m], and the order to look at them into x.ranked[:m]: mine probability
+    (equal to 1e-9 counts as equal), then the tie order, then distance to the revealed
+    area, then cell order. Returns m."""
+    view = gs.shown
+    nbr_count = gs.nbr_count
+    prob = s.ws.prob
+    dist = s.dist
+    order = x.candidates
+    keys = x.keys
+    frontier_distance(view, gs.nbr, nbr_count, dist, s.queue)
     m = 0
-    for i in range(n):
-        if view[i] < 0 and known[i] == 0 and prob[i] < 1.0:
+    for i in range(view.shape[0]):
+        if view[i] < 0 and s.known[i] == 0 and prob[i] < 1.0:
             order[m] = i
             m += 1
-    # candidates in order: probability (equal to 1e-9 counts as equal), then the tie
-    # order, then distance to the revealed area
-    keys = np.empty(m, np.float64)
     for t in range(m):
         c = order[t]
         rank = nbr_count[c] * 1000 if tie_order == ORDER_CORNERS else 0
         keys[t] = np.round(prob[c], 9) + 1e-11 * (rank + min(dist[c], 999))
-    idx = np.argsort(keys, kind="mergesort")
+    stable_argsort(keys, m, x.ranked, x.merge_tmp)
+    return m
+
+
+@kernel
+def stable_argsort(keys, m, idx, tmp):
+    """idx[:m] = the indices of keys[:m] in increasing order, equal keys in index order
+    (np.argsort(keys[:m], kind="mergesort") without allocating): a bottom-up merge
+    sort, tmp[:m] its scratch."""
+    for i in range(m):
+        idx[i] = i
+    src = idx
+    dst = tmp
+    in_tmp = False  # the sorted runs are in tmp
+    width = 1
+    while width < m:
+        lo = 0
+        while lo < m:
+            mid = min(lo + width, m)
+            hi = min(lo + 2 * width, m)
+            i = lo
+            j = mid
+            for k in range(lo, hi):
+                if j < hi and (i >= mid or keys[src[j]] < keys[src[i]]):
+                    dst[k] = src[j]
+                    j += 1
+                else:
+                    dst[k] = src[i]
+                    i += 1
+            lo = hi
+        src, dst = dst, src
+        in_tmp = not in_tmp
+        width *= 2
+    if in_tmp:
+        for k in range(m):
+            idx[k] = tmp[k]
+
+
+@step
+def lookahead_guess(gs, s, x, cfg):
+    """Step 4: the guess among the safest cells, at most cfg.max_candidates of them
+    looked at one step ahead (`lookahead_score`), by cfg.guess_rule (see the module
+    docstring)."""
+    prob = s.ws.prob
+    log_z = s.ws.stats[STAT_LOG_LAYOUTS]
+    m = candidate_order(gs, s, x, cfg.tie_order)
     best_score = -1.0
-    best_cell = order[idx[0]]
+    best_cell = x.candidates[x.ranked[0]]
     best_p = prob[best_cell]
     p_min = best_p
     best_key0 = -1.0
@@ -525,30 +647,18 @@ def best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, mo
     best_key2 = -1.0
     evaluated = 0
     for t in range(m):
-        c = order[idx[t]]
+        c = x.candidates[x.ranked[t]]
         p = prob[c]
-        if evaluated >= max_candidates:
+        if evaluated >= cfg.max_candidates:
             break
-        if guess_rule == GUESS_TWO_STEP and 1.0 - p <= best_score + SCORE_TOLERANCE:
+        if cfg.guess_rule == GUESS_TWO_STEP and 1.0 - p <= best_score + SCORE_TOLERANCE:
             break
-        if guess_rule == GUESS_PSEQ and p > p_min + margin:
+        if cfg.guess_rule == GUESS_PSEQ and p > p_min + cfg.margin:
             break
-        score = lookahead_score(view, known, mines, nbr, nbr_count, c, p, log_z, ws2, view2, prob2, certain2,
-                                stats2, max_work)
+        score, k0, k1, k2 = lookahead_score(gs, s.known, x, c, p, log_z, cfg.max_work)
         evaluated += 1
-        if guess_rule == GUESS_PSEQ:
-            k0 = stats2[4]
-            k1 = stats2[5]
-            k2 = stats2[6]
-            better = False
-            if k0 > best_key0 + SCORE_TOLERANCE:
-                better = True
-            elif k0 > best_key0 - SCORE_TOLERANCE:
-                if k1 > best_key1 + SCORE_TOLERANCE:
-                    better = True
-                elif k1 > best_key1 - SCORE_TOLERANCE and k2 > best_key2 + SCORE_TOLERANCE:
-                    better = True
-            if better:
+        if cfg.guess_rule == GUESS_PSEQ:
+            if _pseq_better(k0, k1, k2, best_key0, best_key1, best_key2):
                 best_key0 = k0
                 best_key1 = k1
                 best_key2 = k2
@@ -559,39 +669,100 @@ def best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, mo
             best_score = score
             best_cell = c
             best_p = p
-    moves[0, 1] = best_cell
-    return 1
+    return best_cell
 
 
-@njit(cache=True)
-def best_batch(gs, n_games, deal_rng, agent_rng, ws, known, prob, certain, stats, moves, dist, queue, tied, max_work,
-               first, ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome, pos, assign, con_need, con_free,
-               endgame_layouts, endgame_budget, max_candidates, guess_rule, margin, tie_order, out):
-    st = gs.counters
+@kernel
+def _pseq_better(k0, k1, k2, best0, best1, best2):
+    """The pseq order: a higher probability of progress k0, then more expected certain
+    cells k1, then a higher entropy k2 (each beyond SCORE_TOLERANCE)."""
+    if k0 > best0 + SCORE_TOLERANCE:
+        return True
+    if k0 > best0 - SCORE_TOLERANCE:
+        return k1 > best1 + SCORE_TOLERANCE or (k1 > best1 - SCORE_TOLERANCE and k2 > best2 + SCORE_TOLERANCE)
+    return False
+
+
+@step
+def lookahead_score(gs, known, x, cell, p_mine, log_z, max_work):
+    """Reveal `cell` (mine probability p_mine; log_z: log layouts of the position) one
+    step ahead: for each number v it can show, solve the position with it shown
+    (x.look, x.next_view). Returns (P(cell safe) * E[1 if progress else best next
+    safety], P(progress | safe), E[certain safe cells | safe], entropy of v | safe)."""
     view = gs.shown
-    mines = gs.spec[SP_MINES]
     nbr = gs.nbr
     nbr_count = gs.nbr_count
+    view2 = x.next_view
+    n = view.shape[0]
+    for i in range(n):
+        view2[i] = view[i]
+    lo = 0
+    hi = 0
+    for a in range(nbr_count[cell]):
+        j = nbr[cell, a]
+        if view[j] < 0:
+            hi += 1
+            if known[j]:
+                lo += 1
+    log_safe = log_z + np.log(max(1.0 - p_mine, 1e-300))
+    acc = 0.0
+    p_progress = 0.0
+    e_safe = 0.0
+    entropy = 0.0
+    for v in range(lo, hi + 1):
+        view2[cell] = v
+        code = solve_kernel(x.look, view2, known, gs.spec[SP_MINES], nbr, nbr_count, max_work)
+        if code != OK:
+            continue
+        pv = np.exp(x.look.stats[STAT_LOG_LAYOUTS] - log_safe)
+        if pv > 0.0:
+            entropy -= pv * np.log(pv)
+        n_safe, best_next = _next_position(view2, known, x.look)
+        if n_safe > 0:  # progress
+            p_progress += pv
+            e_safe += pv * n_safe
+        if n_safe > 0 or best_next == 0.0:  # best_next == 0: only mines left, the game is won
+            acc += pv
+        else:
+            acc += pv * best_next
+    return (1.0 - p_mine) * acc, p_progress, e_safe, entropy
+
+
+@step
+def _next_position(view2, known, look):
+    """(certain safe cells, best safety of a cell) in the solved position `look`."""
+    n_safe = 0
+    best_next = 0.0
+    for i in range(view2.shape[0]):
+        if view2[i] < 0 and known[i] == 0:
+            if look.certain[i] == CERTAIN_SAFE:
+                n_safe += 1
+            best_next = max(best_next, 1.0 - look.prob[i])
+    return n_safe, best_next
+
+
+@kernel
+def best_batch(gs, n_games, deal_rng, agent_rng, s, x, cfg, out):
+    """Play n_games games on gs, one record row each in out (guesses, fallbacks,
+    endgame moves and aborts last)."""
+    st = gs.counters
     for g in range(n_games):
         begin_game(gs, deal_rng)
-        known[:] = 0
+        s.known[:] = 0
         guesses = 0
         fallbacks = 0
         endgames = 0
         aborts = 0
         while st[ST_STATUS] == 0:
-            k = best_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, moves, dist, queue, tied,
-                            max_work, first, agent_rng, ws2, view2, prob2, certain2, stats2, order, ucells, layouts, outcome,
-                            pos, assign, con_need, con_free, endgame_layouts, endgame_budget, max_candidates,
-                            guess_rule, margin, tie_order)
+            k = best_decide(gs, s, x, cfg, agent_rng)
             if k < 0:
                 break
-            guesses += int(stats[3])
-            fallbacks += int(stats[1])
-            stats[1] = 0.0
-            endgames += int(stats[4])
-            aborts += int(stats[5])
-            apply_decision(gs, moves, k, known, deal_rng)
+            guesses += s.decision[DC_GUESS]
+            fallbacks += int(s.ws.stats[STAT_FALLBACKS])
+            s.ws.stats[STAT_FALLBACKS] = 0.0
+            endgames += s.decision[DC_ENDGAME]
+            aborts += s.decision[DC_ABORT]
+            apply_decision(gs, s, k, deal_rng)
         record_game(gs, out, g)
         out[g, 6] = guesses
         out[g, 7] = fallbacks
@@ -610,7 +781,9 @@ class BestAgent(CSPAgent):
                  endgame_budget: int = ENDGAME_BUDGET, max_candidates: int = MAX_CANDIDATES,
                  guess_rule: str = "pseq", margin: float = 0.01, tie_order: str = "corners",
                  first_click="corner"):
+        """See the module docstring; every parameter is checked here (ValueError)."""
         super().__init__(seed, max_work, first_click)
+        self._buffers: dict[tuple[int, int], BestBuffers] = {}
         if guess_rule not in GUESS_RULES:
             raise ValueError(f"guess_rule must be one of {', '.join(GUESS_RULES)}; got {guess_rule!r}")
         if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 1:  # pseq only
@@ -632,6 +805,7 @@ class BestAgent(CSPAgent):
         self.max_candidates = int(max_candidates)
 
     def params(self) -> dict:
+        """The parameters that differ from their defaults."""
         out = super().params()
         for name, default in (("endgame_layouts", ENDGAME_LAYOUTS), ("endgame_budget", ENDGAME_BUDGET),
                               ("max_candidates", MAX_CANDIDATES), ("guess_rule", "pseq"), ("margin", 0.01),
@@ -640,35 +814,38 @@ class BestAgent(CSPAgent):
                 out[name] = getattr(self, name)
         return out
 
-    def state(self, cells: int, mines: int) -> BestState:
+    def buffers(self, cells: int, mines: int) -> BestBuffers:
+        """The agent's buffers beyond csp's for boards of `cells` cells with `mines` mines (made once)."""
         key = (cells, mines)
-        if key not in self._states:
-            self._states[key] = BestState(cells, mines)
-        return self._states[key]
+        if key not in self._buffers:
+            self._buffers[key] = new_best_buffers(cells, mines)
+        return self._buffers[key]
 
-    def _args(self, s: BestState):
-        return (s.ws2.arrays, s.view2, s.prob2, s.certain2, s.stats2, s.order, s.ucells, s.layouts, s.outcome,
-                s.pos, s.assign, s.con_need, s.con_free, self.endgame_layouts, self.endgame_budget,
-                self.max_candidates, GUESS_RULES.index(self.guess_rule), self.margin,
-                ORDER_CORNERS if self.tie_order == "corners" else ORDER_FRONTIER)
+    def settings(self, rows: int, cols: int) -> BestSettings:
+        """The kernels' view of the agent's parameters on a rows x cols board."""
+        return BestSettings(first=int(self.first_cell(rows, cols)), max_work=int(self.max_work),
+                            endgame_layouts=int(self.endgame_layouts), endgame_budget=int(self.endgame_budget),
+                            max_candidates=int(self.max_candidates), guess_rule=GUESS_RULES.index(self.guess_rule),
+                            margin=float(self.margin),
+                            tie_order=ORDER_CORNERS if self.tie_order == "corners" else ORDER_FRONTIER)
 
     def decision(self, game):
+        """The (kind, cell) moves of the next decision on `game` (nothing is applied)."""
         if game.over:
             raise ValueError("decision() needs a game in progress; this one is over")
         gs = game._gs
-        view = gs.shown
-        s = self.state(game.level.cells, game.level.mines)
-        s.known[:] = view == FLAGGED
-        k = best_decide(view, game.level.mines, gs.nbr, gs.nbr_count, s.ws.arrays, s.known, s.prob, s.certain, s.stats,
-                        s.moves, s.dist, s.queue, s.tied, self.max_work,
-                        self.first_cell(game.level.rows, game.level.cols), self.rng, *self._args(s))
+        level = game.level
+        s = self.state(level.cells, level.mines)
+        s.known[:] = gs.shown == FLAGGED
+        k = best_decide(gs, s, self.buffers(level.cells, level.mines), self.settings(level.rows, level.cols),
+                        self.rng)
         if k < 0:
             raise ValueError("inconsistent position: the flags on the board contradict the numbers")
         return [(int(s.moves[q, 0]), int(s.moves[q, 1])) for q in range(k)]
 
     def play_batch(self, gs, n_games, deal_rng, out):
+        """Play n_games games on gs in one kernel call, records into out."""
         spec = gs.spec
-        s = self.state(int(spec[SP_ROWS] * spec[SP_COLS]), int(spec[SP_MINES]))
-        best_batch(gs, n_games, deal_rng, self.rng, s.ws.arrays, s.known, s.prob, s.certain, s.stats, s.moves,
-                   s.dist, s.queue, s.tied, self.max_work, self.first_cell(int(spec[SP_ROWS]), int(spec[SP_COLS])), *self._args(s),
-                   out)
+        cells, mines = int(spec[SP_ROWS] * spec[SP_COLS]), int(spec[SP_MINES])
+        best_batch(gs, n_games, deal_rng, self.rng, self.state(cells, mines), self.buffers(cells, mines),
+                   self.settings(int(spec[SP_ROWS]), int(spec[SP_COLS])), out)

@@ -20,33 +20,79 @@ make the same moves from the same seed.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..cells import COVERED, FLAG, FLAGGED, REVEAL
-from ..engine import (SP_COLS, SP_MINES, SP_ROWS, ST_DEALT, ST_STATUS, begin_game, deal_first_click, flag_cell, kernel, open_cell,
-                      record_game, uniform_below)
-from ..probability import CERTAIN_MINE, CERTAIN_SAFE, DEFAULT_MAX_WORK, OK, Workspace, solve_kernel
+from ..engine import (
+    SP_COLS,
+    SP_MINES,
+    SP_ROWS,
+    ST_DEALT,
+    ST_STATUS,
+    begin_game,
+    deal_first_click,
+    flag_cell,
+    kernel,
+    open_cell,
+    record_game,
+    uniform_below,
+)
+from ..probability import (
+    CERTAIN_MINE,
+    CERTAIN_SAFE,
+    DEFAULT_MAX_WORK,
+    OK,
+    STAT_FALLBACKS,
+    Workspace,
+    new_workspace,
+    solve_kernel,
+    step,
+)
 from .base import Agent, cell_to_move, register
 
 TIE_TOLERANCE = 1e-9
 TIE_RANDOM = 0
 TIE_FRONTIER = 1
-N_STATS = 4  # solve_kernel's three, then 1 when the decision was a guess
+# SolverState.decision fields: what the last decision was (1 = yes)
+DC_GUESS = 0  # a guess (no certain move)
+DC_ENDGAME = 1  # best: the exact endgame search chose it
+DC_ABORT = 2  # best: the endgame search ran out of budget
+N_DECISION = 3
 
 
-class SolverState:
-    """Everything a solver kernel needs besides the game: probability workspace and buffers."""
+class SolverState(NamedTuple):
+    """Everything a solver kernel needs besides the game (build with `new_solver_state`)."""
 
-    def __init__(self, cells: int, mines: int):
-        self.ws = Workspace(cells, mines)
-        self.known = np.zeros(cells, np.uint8)
-        self.prob = np.zeros(cells, np.float64)
-        self.certain = np.zeros(cells, np.int8)
-        self.stats = np.zeros(N_STATS, np.float64)
-        self.moves = np.zeros((2 * cells, 2), np.int64)  # (kind, cell) of one decision
-        self.dist = np.zeros(cells, np.int32)
-        self.queue = np.zeros(cells, np.int32)
-        self.tied = np.zeros(cells, np.int32)
+    ws: Workspace  # the probability workspace; ws.prob / ws.certain / ws.stats: the last solve
+    known: np.ndarray  # uint8[n] the agent's certain mines (its flags)
+    moves: np.ndarray  # int64[2n, 2] (kind, cell) of one decision
+    dist: np.ndarray  # int32[n] distance to the revealed area (hcsp's tie rule)
+    queue: np.ndarray  # int32[n] BFS queue of that distance
+    tied: np.ndarray  # int32[n] the cells tied for least probability
+    decision: np.ndarray  # int64[N_DECISION] DC_* fields
+
+
+def new_solver_state(cells: int, mines: int) -> SolverState:
+    """A `SolverState` for boards of `cells` cells with `mines` mines."""
+    return SolverState(
+        ws=new_workspace(cells, mines),
+        known=np.zeros(cells, np.uint8),
+        moves=np.zeros((2 * cells, 2), np.int64),
+        dist=np.zeros(cells, np.int32),
+        queue=np.zeros(cells, np.int32),
+        tied=np.zeros(cells, np.int32),
+        decision=np.zeros(N_DECISION, np.int64),
+    )
+
+
+class Settings(NamedTuple):
+    """csp / hcsp's settings, as the kernels take them."""
+
+    tie_rule: int  # TIE_RANDOM or TIE_FRONTIER
+    first: int  # flat index of the opening click
+    max_work: int  # search nodes per component before the local estimate
 
 
 @kernel
@@ -74,10 +120,13 @@ def frontier_distance(view, nbr, nbr_count, dist, queue):
                 tail += 1
 
 
-@kernel
-def least_probable(view, known, prob, tie_rule, nbr, nbr_count, dist, queue, tied, rng):
-    """The covered, non-known cell of least mine probability, ties broken by `tie_rule`."""
+@step
+def least_probable(view, nbr, nbr_count, s, prob, tie_rule, rng):
+    """The covered cell not in s.known of least mine probability `prob`, ties broken by
+    `tie_rule` (s.dist, s.queue, s.tied are scratch)."""
     n = view.shape[0]
+    known = s.known
+    tied = s.tied
     best = 2.0
     for i in range(n):
         if view[i] < 0 and known[i] == 0 and prob[i] < best:
@@ -88,11 +137,11 @@ def least_probable(view, known, prob, tie_rule, nbr, nbr_count, dist, queue, tie
             tied[n_tied] = i
             n_tied += 1
     if tie_rule == TIE_FRONTIER and n_tied > 1:
-        frontier_distance(view, nbr, nbr_count, dist, queue)
+        dist = s.dist
+        frontier_distance(view, nbr, nbr_count, dist, s.queue)
         closest = n + 2
         for t in range(n_tied):
-            if dist[tied[t]] < closest:
-                closest = dist[tied[t]]
+            closest = min(closest, dist[tied[t]])
         kept = 0
         for t in range(n_tied):
             if dist[tied[t]] == closest:
@@ -104,10 +153,14 @@ def least_probable(view, known, prob, tie_rule, nbr, nbr_count, dist, queue, tie
     return tied[uniform_below(rng, n_tied)]
 
 
-@kernel
-def certain_moves(view, known, certain, moves):
-    """Flag every certain mine not yet flagged, then reveal every certain-safe cell.
-    Returns the number of moves written to `moves` (rows of (kind, cell))."""
+@step
+def certain_moves(view, s):
+    """Flag every certain mine (s.ws.certain) not yet flagged, then reveal every
+    certain-safe cell. Returns the number of moves written to s.moves (rows of
+    (kind, cell)); 0 when no cell is certainly safe."""
+    known = s.known
+    certain = s.ws.certain
+    moves = s.moves
     k = 0
     for i in range(view.shape[0]):
         if certain[i] == CERTAIN_MINE and view[i] == COVERED and known[i] == 0:
@@ -123,43 +176,54 @@ def certain_moves(view, known, certain, moves):
     return k if k > n_mines else 0
 
 
-@kernel
-def csp_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, moves, dist, queue, tied,
-               tie_rule, first, max_work, rng):
-    """One decision: moves[:k] (certain moves, or one guess). known = the agent's flags."""
-    n = view.shape[0]
+@step
+def opening_or_certain(gs, s, first, max_work):
+    """The decision steps every solver shares: the opening click `first` while nothing
+    is revealed, else solve the position (s.known: the agent's flags) and take every
+    certain move. Returns the number of moves written to s.moves, 0 when a guess is
+    needed (s.ws then holds the solve), -1 when the position is inconsistent."""
+    view = gs.shown
     any_revealed = False
-    for i in range(n):
+    for i in range(view.shape[0]):
         if view[i] >= 0:
             any_revealed = True
             break
-    stats[3] = 0.0
     if not any_revealed:
-        moves[0, 0] = REVEAL
-        moves[0, 1] = first  # the opening cell (the top-left corner by default)
+        s.moves[0, 0] = REVEAL
+        s.moves[0, 1] = first  # the opening cell (the top-left corner by default)
         return 1
-    code = solve_kernel(view, known, mines, nbr, nbr_count, ws, max_work, prob, certain, stats)
+    code = solve_kernel(s.ws, view, s.known, gs.spec[SP_MINES], gs.nbr, gs.nbr_count, max_work)
     if code != OK:
         return -1
-    k = certain_moves(view, known, certain, moves)
-    if k > 0:
+    return certain_moves(view, s)
+
+
+@step
+def csp_decide(gs, s, cfg, rng):
+    """One decision on game gs: s.moves[:k] (certain moves, or one guess); returns k, -1
+    when inconsistent. s.known = the agent's flags; s.decision[DC_GUESS] = 1 for a guess."""
+    s.decision[DC_GUESS] = 0
+    k = opening_or_certain(gs, s, cfg.first, cfg.max_work)
+    if k != 0:
         return k
-    stats[3] = 1.0
-    moves[0, 0] = REVEAL
-    moves[0, 1] = least_probable(view, known, prob, tie_rule, nbr, nbr_count, dist, queue, tied, rng)
+    s.decision[DC_GUESS] = 1
+    s.moves[0, 0] = REVEAL
+    s.moves[0, 1] = least_probable(gs.shown, gs.nbr, gs.nbr_count, s, s.ws.prob, cfg.tie_rule, rng)
     return 1
 
 
-@kernel
-def apply_decision(gs, moves, k, known, deal_rng):
-    """Apply a decision's moves (skipping reveals the flood already made); stops at a loss."""
+@step
+def apply_decision(gs, s, k, deal_rng):
+    """Apply a decision's moves s.moves[:k] (skipping reveals the flood already made;
+    flags go to s.known too); stops at a loss."""
     st = gs.counters
     view = gs.shown
+    moves = s.moves
     for q in range(k):
         cell = moves[q, 1]
         if moves[q, 0] == FLAG:
             flag_cell(gs, cell)
-            known[cell] = 1
+            s.known[cell] = 1
         elif view[cell] == COVERED:
             if st[ST_DEALT] == 0:
                 deal_first_click(gs, cell, deal_rng)
@@ -169,27 +233,22 @@ def apply_decision(gs, moves, k, known, deal_rng):
 
 
 @kernel
-def csp_batch(gs, n_games, deal_rng, agent_rng, ws, known, prob, certain, stats, moves, dist, queue, tied,
-              tie_rule, first, max_work, out):
+def csp_batch(gs, n_games, deal_rng, agent_rng, s, cfg, out):
+    """Play n_games games on gs, one record row each in out (guesses, fallbacks last)."""
     st = gs.counters
-    view = gs.shown
-    mines = gs.spec[SP_MINES]
-    nbr = gs.nbr
-    nbr_count = gs.nbr_count
     for g in range(n_games):
         begin_game(gs, deal_rng)
-        known[:] = 0
+        s.known[:] = 0
         fallbacks = 0
         guesses = 0
         while st[ST_STATUS] == 0:
-            k = csp_decide(view, mines, nbr, nbr_count, ws, known, prob, certain, stats, moves, dist, queue,
-                           tied, tie_rule, first, max_work, agent_rng)
+            k = csp_decide(gs, s, cfg, agent_rng)
             if k < 0:
                 break  # inconsistent position: cannot happen with the agent's own flags
-            fallbacks += int(stats[1])
-            stats[1] = 0.0
-            guesses += int(stats[3])
-            apply_decision(gs, moves, k, known, deal_rng)
+            fallbacks += int(s.ws.stats[STAT_FALLBACKS])
+            s.ws.stats[STAT_FALLBACKS] = 0.0
+            guesses += s.decision[DC_GUESS]
+            apply_decision(gs, s, k, deal_rng)
         record_game(gs, out, g)
         out[g, 6] = guesses
         out[g, 7] = fallbacks
@@ -215,6 +274,8 @@ class CSPAgent(Agent):
     extra_fields = ("guesses", "fallbacks")
 
     def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, first_click="corner"):
+        """max_work: search nodes per component before the local estimate; first_click:
+        "corner", "centre" or (row, col)."""
         super().__init__(seed)
         if isinstance(max_work, bool) or not isinstance(max_work, (int, np.integer)) or max_work < 1:
             raise ValueError(f"max_work must be a positive integer, got {max_work!r}")
@@ -223,6 +284,7 @@ class CSPAgent(Agent):
         self._states: dict[tuple[int, int], SolverState] = {}
 
     def params(self) -> dict:
+        """The parameters that differ from their defaults."""
         out = {} if self.max_work == DEFAULT_MAX_WORK else {"max_work": self.max_work}
         if self.first_click != "corner":
             out["first_click"] = self.first_click
@@ -240,10 +302,16 @@ class CSPAgent(Agent):
         return r * cols + c
 
     def state(self, cells: int, mines: int) -> SolverState:
+        """The agent's buffers for boards of `cells` cells with `mines` mines (made once)."""
         key = (cells, mines)
         if key not in self._states:
-            self._states[key] = SolverState(cells, mines)
+            self._states[key] = new_solver_state(cells, mines)
         return self._states[key]
+
+    def settings(self, rows: int, cols: int) -> Settings:
+        """The kernels' view of the agent's parameters on a rows x cols board."""
+        return Settings(tie_rule=int(self.tie_rule), first=int(self.first_cell(rows, cols)),
+                        max_work=int(self.max_work))
 
     # --- interactive -----------------------------------------------------------------
     def decision(self, game) -> list[tuple[int, int]]:
@@ -251,21 +319,20 @@ class CSPAgent(Agent):
         if game.over:
             raise ValueError("decision() needs a game in progress; this one is over")
         gs = game._gs
-        view = gs.shown
         s = self.state(game.level.cells, game.level.mines)
-        s.known[:] = view == FLAGGED  # the agent's flags are its certain mines
-        k = csp_decide(view, game.level.mines, gs.nbr, gs.nbr_count, s.ws.arrays, s.known, s.prob, s.certain, s.stats,
-                       s.moves, s.dist, s.queue, s.tied, self.tie_rule, self.first_cell(game.level.rows, game.level.cols),
-                       self.max_work, self.rng)
+        s.known[:] = gs.shown == FLAGGED  # the agent's flags are its certain mines
+        k = csp_decide(gs, s, self.settings(game.level.rows, game.level.cols), self.rng)
         if k < 0:
             raise ValueError("inconsistent position: the flags on the board contradict the numbers")
         return [(int(s.moves[q, 0]), int(s.moves[q, 1])) for q in range(k)]
 
     def _choose(self, game):
+        """The first move of the next decision."""
         kind, cell = self.decision(game)[0]
         return cell_to_move(kind, cell, game.level)
 
     def act(self, game):
+        """Make every move of the next decision on `game`; returns the moves made."""
         made = []
         for kind, cell in self.decision(game):
             if kind == REVEAL and game._gs.shown[cell] != COVERED:
@@ -279,11 +346,10 @@ class CSPAgent(Agent):
 
     # --- batch ---------------------------------------------------------------------
     def play_batch(self, gs, n_games, deal_rng, out):
+        """Play n_games games on gs in one kernel call, records into out."""
         spec = gs.spec
         s = self.state(int(spec[SP_ROWS] * spec[SP_COLS]), int(spec[SP_MINES]))
-        csp_batch(gs, n_games, deal_rng, self.rng, s.ws.arrays, s.known, s.prob, s.certain, s.stats, s.moves,
-                  s.dist, s.queue, s.tied, self.tie_rule, self.first_cell(int(spec[SP_ROWS]), int(spec[SP_COLS])), self.max_work,
-                  out)
+        csp_batch(gs, n_games, deal_rng, self.rng, s, self.settings(int(spec[SP_ROWS]), int(spec[SP_COLS])), out)
 
 
 @register
