@@ -1,13 +1,54 @@
-"""Every notebook executes with profile="smoke" through papermill, and rejects bad parameters."""
+"""Every notebook executes with profile="smoke" through papermill, rejects bad parameters, and
+saves what it makes through `minelab.report.publish` only."""
 import json
+import re
+from pathlib import Path
 
 import papermill as pm
 import pytest
 
 from minelab import reproduce
-from minelab.report import REPO_ROOT
 
+REPO_ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = reproduce.list_notebooks()
+# report's lower-level writers: a notebook goes through report.publish instead, so every file
+# gets its profile suffix and every measured number its profile
+DIRECT_WRITERS = re.compile(r"\b(save_figure|save_table|record_measured)\b")
+
+
+def _sources(path, cell_type=None):
+    nb = json.loads(path.read_text())
+    return ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+            for c in nb["cells"] if cell_type is None or c["cell_type"] == cell_type]
+
+
+def test_notebooks_are_committed():
+    assert {p.stem for p in NOTEBOOKS} >= {"antimatroid2012_agents", "buffet2012_optimistic_heuristics",
+                                          "gardea2015_training_solver", "leaderboard", "lordeiro2021_bandits"}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_saves_only_through_publish(path):
+    code = "\n".join(_sources(path, "code"))
+    direct = sorted(set(DIRECT_WRITERS.findall(code)))
+    assert not direct, f"{path.name} calls report.{', '.join(direct)} directly: use report.publish"
+    assert "publish(" in code, f"{path.name} saves nothing through report.publish"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_points_at_nothing_outside_the_repository(path):
+    """A clone holds nothing beside the repository: a notebook says what it means in its own
+    words and cites papers by authors, title, venue and year, never a sibling folder's notes."""
+    outside = "../" + "shared"
+    for source in _sources(path):
+        assert outside not in source, f"{path.name} points at {outside}"
+
+
+def test_direct_writer_pattern():
+    assert DIRECT_WRITERS.search("report.save_figure(fig, paper.PAPER, name)")
+    assert DIRECT_WRITERS.search("report.record_measured(paper.PAPER, rows, notebook=n, profile=p)")
+    assert DIRECT_WRITERS.search("from minelab.report import save_table")
+    assert not DIRECT_WRITERS.search("publish(result, paper.PAPER, paper.NOTEBOOK, profile)")
 
 
 @pytest.fixture

@@ -348,3 +348,245 @@ def training_sizes(profile: str) -> str:
     s = SIZES[profile]
     return (f"learners train {s['train_games']:,} games on each level ({s['expert_train_games']:,} on {EXPERT}) "
             f"and are tested on {s['test_games']:,} ({s['expert_test_games']:,})")
+
+
+# ---------------------------------------------------------------------- the opening square
+OPENING_CELL = (2, 2)  # the cell a zero start opens on instead of the corner (row, col, 0-based)
+
+
+def check_opening_square(expert_games: int = SIZES["quick"]["expert_games"], seed: int = 0, executor="processes",
+                         agent: str = "best", cell=OPENING_CELL) -> PaperResult:
+    """`agent` on 16x30x99 under the opening rule (the first click is a zero), its first
+    click in the corner (the papers' opening, as in the leaderboard) or on `cell`, on the
+    same boards (chunk seeds as in `leaderboard_win_rates`, so the corner games are the
+    leaderboard's own). A table only: first click, games, wins, win rate, Wilson 95%."""
+    n = check_games("expert_games", expert_games)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    cell = tuple(int(v) for v in cell)
+    level = level_string(EXPERT, "opening")
+    frames = []
+    for first, params in (("corner", None), (str(cell), {agent: {"first_click": list(cell)}})):
+        tasks = play_tasks([agent], level, n, int(seed), agent_params=params)
+        frames.append(run_sweep(tasks, executor=executor, progress=False).assign(first_click=first))
+    table = win_rates(pd.concat(frames, ignore_index=True), by=("agent", "first_click"))
+    table.insert(1, "level", level)
+    measured = [{"item": EXPERT, "quantity": f"{agent} win rate, first click opening, first move {r.first_click}",
+                 "value": r.win_rate, "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games),
+                 "note": "paired boards: the same deals for both first moves"}
+                for r in table.itertuples() if r.first_click != "corner"]
+    return PaperResult("check_opening_square", None, table, measured)
+
+
+# ---------------------------------------------------------------------- texts
+# The notebook's commentary, built from the measured data: every number and every
+# verdict below is computed from the result and data/published/leaderboard.csv.
+CITATIONS = {
+    "PSEQ-D256": "a variant of Tu et al.'s PSEQ, from the results table of the README of the public repository "
+                 "b1f6c1c4/MineSweeperProb (2024), not from a paper",
+    "PSEQ": "Tu, Li, Chen, Zu & Gu, *Exploring Efficient Strategies for Minesweeper*, AAAI-17 Workshop on What's Next "
+            "for AI in Games (2017)",
+    "Hill's solver": "D. N. Hill's JSMinesweeper solver, from the README and issue #38 of the public repository "
+                     "DavidNHill/JSMinesweeper (2025), not from a paper",
+    "hcsp": "HCSP of Legendre, Hollard, Buffet & Dutech (*MineSweeper: Where to Probe?*, INRIA research report "
+            "RR-8041, 2012), as measured in Table 1 of Buffet, Lee, Lin & Teytaud, *Optimistic Heuristics for "
+            "MineSweeper*, International Computer Symposium (ICS 2012)",
+    "OH": "the Optimistic Heuristics of Buffet et al. (ICS 2012), Table 1",
+    "CSP-PGMS": "the PGMS program's own CSP solver, as measured in Buffet et al.'s Table 1 (ICS 2012)",
+    "gardea-csp": "the CSP solver of Gardea, Koontz & Silva, *Training a Minesweeper Solver*, Stanford CS 221 "
+                  "project report (2015): \"approximately 80%\"",
+    "lordeiro2021 greedy MAB": "the best greedy agent of Lordeiro, Haddad & Cardoso, *Multi-Armed Bandits for "
+                               "Minesweeper*, preprint, CEFET-RJ (2021), trained on 8x8 with 15 mines; its "
+                               "program opens a zero for it, so its numbers sit under the opening rule",
+}
+
+
+def _pct(value, digits: int = 1) -> str:
+    return "n/a" if pd.isna(value) else f"{100 * value:.{digits}f}"
+
+
+def _pct_ci(r, digits: int = 1, unit: str = "") -> str:
+    text = _pct(r.win_rate, digits) + unit
+    if pd.notna(r.ci_low) and pd.notna(r.ci_high):
+        text += f" ({_pct(r.ci_low, digits)}-{_pct(r.ci_high, digits)})"
+    return text
+
+
+def _where(value, low, high) -> str:
+    if pd.isna(value) or pd.isna(low) or pd.isna(high):
+        return "not comparable"
+    return "below" if value < low else "above" if value > high else "inside"
+
+
+def published_text() -> str:
+    """Markdown list of the published numbers the leaderboard sets beside ours (from
+    data/published/leaderboard.csv), one line per program with its source."""
+    pub = load_published()
+    lines = []
+    for program, part in pub.groupby("program", sort=False):
+        cells = "; ".join(f"{r.level} first click {r.rule}: {_pct(r.value, 2)}%" for r in part.itertuples())
+        lines.append(f"* **{program}** ({CITATIONS.get(program, 'see data/published/leaderboard.csv')}): {cells}.")
+    return "\n".join(lines)
+
+
+def _plain(table: pd.DataFrame) -> pd.DataFrame:
+    """minelab's agents that play without training (no `training` entry)."""
+    return table[(table["kind"] == "minelab") & (table["training"] == "")]
+
+
+def _by_points(gain: pd.Series) -> str:
+    lo, hi = float(gain.min()), float(gain.max())
+    return f" (by {lo:.1f} points)" if round(lo, 1) == round(hi, 1) else f" (by {lo:.1f} to {hi:.1f} points)"
+
+
+def reading_text(result: PaperResult, opening: PaperResult | None = None) -> str:
+    """Markdown reading of `leaderboard_win_rates`: per level, our best plain agents against
+    the strongest published; why gardea-csp's order helps; what the opening rule adds
+    (with `check_opening_square`'s result when given); the learners; the chance line
+    and the ceiling."""
+    t = result.table
+    plain = _plain(t)
+    pub = t[t["kind"] == "published"]
+    levels = list(dict.fromkeys(t["level"]))
+    if plain.empty:
+        return "No plain agent was measured, so there is nothing to read yet."
+    games = plain.loc[plain["level"] != EXPERT, "games"]
+    expert = plain.loc[plain["level"] == EXPERT, "games"]
+    size = f"{int(games.max()):,} games per level and rule" if len(games) else ""
+    if len(expert):
+        size += f" ({int(expert.max()):,} on 16x30)" if size else f"{int(expert.max()):,} games on 16x30"
+    lines = [f"**Reading the leaderboard** ({size} for the plain agents). Win rates are in %, with 95% Wilson "
+             "intervals. The plain agents play the same boards, so their differences are paired; chunk i of a level "
+             "is dealt from the same seed in every notebook, so the safe-rule boards are the buffet2012 notebook's "
+             "wherever the two play the same chunks.", "", "**First click safe, against the strongest published "
+             "solvers:**", ""]
+    for lv in levels:
+        ours = plain[(plain["level"] == lv) & (plain["rule"] == "safe")].sort_values("win_rate", ascending=False)
+        theirs = pub[(pub["level"] == lv) & (pub["rule"] == "safe")].sort_values("win_rate", ascending=False)
+        if ours.empty:
+            continue
+        top = ours.iloc[0]
+        text = (f"* {lv}: ours: `{top.agent}` {_pct_ci(top)}, "
+                + ", ".join(f"`{r.agent}` {_pct(r.win_rate)}" for r in ours.iloc[1:4].itertuples()))
+        if len(theirs):
+            strongest = theirs.iloc[0]
+            text += ("; published: " + ", ".join(f"{r.agent} {_pct(r.win_rate, 2)}" for r in theirs.itertuples())
+                     + f". The strongest published, {strongest.agent} ({_pct(strongest.win_rate, 2)}), lies "
+                     f"{_where(strongest.win_rate, top.ci_low, top.ci_high)} `{top.agent}`'s interval.")
+        else:
+            text += "."
+        lines.append(text)
+
+    # gardea-csp's order among equally safe cells
+    safe = plain[plain["rule"] == "safe"].pivot_table(index="level", columns="agent", values="win_rate")
+    if {"gardea-csp", "csp", "hcsp"} <= set(safe.columns):
+        gain = 100 * (safe["gardea-csp"] - safe[["csp", "hcsp"]].max(axis=1))
+        ahead = [lv for lv in levels if lv in gain.index and gain[lv] > 0]
+        lines += ["", f"**`gardea-csp` against our `csp` and `hcsp`** (first click safe, the same boards): ahead of "
+                  f"both on {', '.join(ahead) if ahead else 'no level'}"
+                  + (_by_points(gain[ahead]) if ahead else "") + "."]
+        if ahead:
+            lines += ["", "* It is the order among equally safe cells. When the unconstrained area is safest, "
+                      "Gardea's solver probes a corner, then an edge cell.",
+                      "* `csp` picks at random among the least probable cells; `hcsp` picks those nearest the "
+                      "revealed area.",
+                      "* `best` takes corners first among equally safe cells too; the docstring of "
+                      "`minelab/agents/best.py` reports the paired comparison of the two orders."]
+        behind = [lv for lv in levels if lv in gain.index and gain[lv] < 0]
+        if EXPERT in behind:
+            lines.append(f"* On 16x30 Gardea's solver falls behind ({_pct(safe.loc[EXPERT, 'gardea-csp'])} vs "
+                         f"{_pct(safe.loc[EXPERT, ['csp', 'hcsp']].max())}). Its counts are not weighted by the ways "
+                         "to place the other mines, and that weighting matters most on a large board.")
+
+    # the opening rule
+    both = plain.pivot_table(index=["agent", "level"], columns="rule", values="win_rate")
+    if {"safe", "opening"} <= set(both.columns):
+        solvers = both[both["safe"] >= 0.05]
+        gain = 100 * (solvers["opening"] - solvers["safe"])
+        if len(gain):
+            verb = (f"adds {gain.min():.1f} to {gain.max():.1f} points" if gain.min() > 0 else
+                    f"changes the win rate by {gain.min():+.1f} to {gain.max():+.1f} points")
+            lines += ["", f"**The opening rule** (first click a zero) {verb} on every level for every plain agent "
+                      "that wins at least 5% of its games.", ""]
+        top = plain[(plain["level"] == EXPERT) & (plain["rule"] == "opening")].sort_values("win_rate",
+                                                                                          ascending=False)
+        theirs = pub[(pub["level"] == EXPERT) & (pub["rule"] == "opening")]
+        theirs = theirs[theirs["win_rate"] > 0.3]  # the solvers, not the bandit agent
+        if len(top) and len(theirs):
+            b = top.iloc[0]
+            lines.append(f"* On 16x30 with a zero start, `{b.agent}` gets {_pct_ci(b)}; against its interval, "
+                         + " and ".join(f"{r.agent}'s {_pct(r.win_rate, 2)} lies "
+                                        f"{_where(r.win_rate, b.ci_low, b.ci_high)}" for r in theirs.itertuples())
+                         + ".")
+            lines.append("* This is the first click. A zero in the corner guarantees only 4 revealed cells (itself "
+                         "and its 3 neighbours), a zero inside the board 9.")
+            if opening is not None:
+                o = opening.table.set_index("first_click")
+                other = [f for f in o.index if f != "corner"]
+                if "corner" in o.index and other:
+                    c, s = o.loc["corner"], o.loc[other[0]]
+                    verdicts = ", ".join(f"{r.agent} {_where(r.win_rate, s.ci_low, s.ci_high)}"
+                                         for r in theirs.itertuples())
+                    lines.append(f"* `{s.agent}` with `first_click={other[0]}` wins {_pct_ci(s, 2, '%')} against "
+                                 f"{_pct_ci(c, 2, '%')} at the corner, on {int(s.games):,} paired expert games "
+                                 f"(published values against its interval: {verdicts}).")
+            lines.append("* The table keeps the corner, the papers' opening.")
+
+    # the learners
+    learners = t[(t["kind"] == "minelab") & t["training"].str.contains("own first click", regex=False)]
+    if len(learners):
+        agents = list(dict.fromkeys(learners["agent"]))
+        trained = learners.assign(n=learners["training"].str.extract(r"trained ([\d,]+) games")[0]
+                                  .str.replace(",", "").astype(float))
+        n_level = trained.loc[trained["level"] != EXPERT, "n"].max()
+        n_expert = trained.loc[trained["level"] == EXPERT, "n"].max()
+        size = " and ".join(x for x in (f"{int(n_level):,} games" if pd.notna(n_level) else "",
+                                        f"{int(n_expert):,} on 16x30" if pd.notna(n_expert) else "") if x)
+        lines += ["", f"**The bandit agents** are trained {size} on the level itself and make their own first "
+                  "click. Their win rates, safe / opening rule:", "",
+                  "| level | " + " | ".join(agents) + " |", "|---|" + "---|" * len(agents)]
+
+        def cell(lv, agent):
+            out = []
+            for rule in RULES:
+                r = learners[(learners["level"] == lv) & (learners["agent"] == agent) & (learners["rule"] == rule)]
+                if r.empty:
+                    out.append("-")
+                else:
+                    r = r.iloc[0]
+                    out.append(f"no win in {int(r.games):,}" if r.wins == 0 else _pct(r.win_rate))
+            return " / ".join(out)
+
+        lines += [f"| {lv} | " + " | ".join(cell(lv, a) for a in agents) + " |" for lv in levels]
+        theirs = pub[pub["agent"] == "lordeiro2021 greedy MAB"]
+        if len(theirs):
+            lines += ["", "The bandit paper's best greedy agent reached "
+                      + " / ".join(_pct(v, 2) for v in theirs["win_rate"]) + " on "
+                      + " / ".join(theirs["level"]) + ". It was trained 10^6 games on 8x8x15, with its program "
+                      "opening a zero for it: far more training."]
+        if {"greedy-mab", "ucb-mab"} <= set(agents):
+            g = learners.loc[learners["agent"] == "greedy-mab", "win_rate"].max()
+            u = learners.loc[learners["agent"] == "ucb-mab", "win_rate"].max()
+            lines[-1] += (f" `ucb-mab` wins at most {_pct(u)}% here against `greedy-mab`'s {_pct(g)}%"
+                          + (": UCB starts near zero and needs far more games, as in the paper's Fig 7." if u < g
+                             else "."))
+
+    # the chance line and the ceiling
+    chance = t[(t["kind"] == "minelab") & t["agent"].isin(["random", "marginal"])]
+    if len(chance):
+        best = chance.sort_values("win_rate", ascending=False).iloc[0]
+        never = chance["win_rate"].max() < 0.01
+        detail = (f"{int(chance['wins'].sum()):,} wins in {int(chance['games'].sum()):,} games over every level and "
+                  "rule")
+        if best.wins > 0:
+            detail += (f"; at best `{best.agent}`: {int(best.wins):,} in {int(best.games):,} on {best.level}, first "
+                       f"click {best.rule}")
+        lines += ["", f"**`random` and `marginal`** {'essentially never win' if never else 'sometimes win'} on these "
+                  f"boards ({detail})" + (". They are the chance line." if never else ".")]
+    ceiling = t[t["kind"] == "cheat (ceiling)"]
+    if len(ceiling):
+        every = bool((ceiling["wins"] == ceiling["games"]).all())
+        lines += ["", f"**The oracle** {'wins every game' if every else 'loses some games'} "
+                  f"({int(ceiling['wins'].sum()):,} of {int(ceiling['games'].sum()):,}) because it reads the mines. It "
+                  "is the ceiling, shown apart, not a competitor."]
+    return "\n".join(lines)
