@@ -17,6 +17,10 @@ kinds papers share), minelab.papers.<paper> (one function per figure or table),
 minelab.studies.leaderboard, minelab.report (saving results, REPORT.md),
 minelab.playthrough (golden playthroughs). Command line: `minelab --help`.
 """
+from . import _jitcache
+
+_jitcache.configure()  # before any kernel is defined: numba's cache follows the source version
+
 from .cells import COVERED, FLAG, FLAGGED, LOST, MINE, ONGOING, REVEAL, UNFLAG, WON
 from .levels import BEGINNER, BEGINNER_9, EXPERT, INTERMEDIATE, PRESETS, Level
 from .engine import Game, IllegalMove, Move

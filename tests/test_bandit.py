@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 import minelab as ml
 from minelab.agents.bandit import (
-    M_T,
     RING,
     S_COVERED,
+    TM_T,
     KeyTable,
     decode_key,
     encode_window,
@@ -192,7 +192,8 @@ def test_target_actions_on_the_papers_figure_2():
         np.testing.assert_array_equal(got[direction]["window"], w, err_msg=direction)
         d = ("NW", "N", "NE", "E", "SE", "S", "SW", "W").index(direction)
         assert got[direction]["centre"] == (2 - RING[d][0], 1 - RING[d][1])
-        np.testing.assert_array_equal(covered(view_window(v, got[direction]["centre"]), (1 + RING[d][0], 1 + RING[d][1])), w)
+        np.testing.assert_array_equal(
+            covered(view_window(v, got[direction]["centre"]), (1 + RING[d][0], 1 + RING[d][1])), w)
         for sym in (True, False):
             assert target_actions(v, (2, 1), sym)[list(got).index(direction)]["key"] == \
                 encode_window(w, (1 + RING[d][0], 1 + RING[d][1]), sym)
@@ -694,7 +695,7 @@ UCB_LESSONS = {"a1": (3, 1), "a2": (1, 1), "a3": (1, 2)}  # Q = 0.5 (N 4), 0 (N 
 def test_ucb_scores(name, kw, expected):
     agent = ml.make_agent(name, **kw)
     game = row4_game(agent, UCB_LESSONS)
-    agent.keys.meta[M_T] = 100  # this decision is the 101st
+    agent.keys.meta[TM_T] = 100  # this decision is the 101st
     q = {a: (2 * m - (m + s)) / (m + s) for a, (m, s) in UCB_LESSONS.items()}
     bonus = {a: 2.0 * np.sqrt(np.log(101) / sum(UCB_LESSONS[a])) for a in q}
     certainty = {a: q[a] + np.sign(q[a]) * bonus[a] for a in q}
@@ -708,7 +709,7 @@ def test_ucb_scores(name, kw, expected):
 def test_ucb_tries_unseen_actions_first_as_clicks():
     agent = ml.make_agent("ucb-mab", c=2.0)
     game = row4_game(agent, {"a1": (5, 0), "a3": (0, 5)})  # both certain and known; a2 unseen
-    agent.keys.meta[M_T] = 100
+    agent.keys.meta[TM_T] = 100
     assert agent.step(game) == [Move(REVEAL, 0, 2)]  # a2, clicked: the mine
     assert game.lost
 

@@ -7,7 +7,8 @@ import pytest
 
 from minelab.cli import main
 
-PLAY_KEYS = {"agent", "level", "games", "wins", "win_rate", "ci_low", "ci_high", "seconds", "games_per_second", "params", "compile_seconds"}
+PLAY_KEYS = {"agent", "level", "games", "wins", "win_rate", "ci_low", "ci_high", "seconds", "games_per_second",
+             "params", "compile_seconds"}
 
 
 def test_play_json(capsys):

@@ -427,7 +427,8 @@ def test_two_regions_compete_for_the_mine_count(mines):
     total = sum(ways[k1] * ways[k2] * rest(mines - k1 - k2) for k1 in ways for k2 in ways)
     shared = Fraction(sum(ways[k] * rest(mines - 1 - k) for k in ways), total)
     own = Fraction(sum(3 * ways[k] * rest(mines - 2 - k) for k in ways), total)
-    inner = Fraction(sum(ways[k1] * ways[k2] * rest(mines - k1 - k2 - 1, free - 1) for k1 in ways for k2 in ways), total)
+    inner = Fraction(sum(ways[k1] * ways[k2] * rest(mines - k1 - k2 - 1, free - 1) for k1 in ways for k2 in ways),
+                     total)
     island = [[own, shared, shared, own], [own, N, N, own], [own, shared, shared, own]]
     expected = [island[r] + island[r] + [inner] for r in range(3)]
     sol = solve_checked(view, mines)

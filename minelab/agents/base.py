@@ -144,7 +144,9 @@ class Agent:
     # --- batch ---------------------------------------------------------------------
     def play_batch(self, gs, n_games: int, deal_rng: np.random.Generator, out: np.ndarray) -> None:
         """Play n_games on the game state `gs`, one row of `out` per game
-        (engine.RECORD_FIELDS, then the agent's extra_fields)."""
+        (engine.RECORD_FIELDS, then the agent's extra_fields). With n_games == 0 it must
+        still call its kernel and change nothing: the runner's warm-up compiles that way,
+        so games/s never counts compilation."""
         raise NotImplementedError
 
 

@@ -72,76 +72,155 @@ opening corner included) and `crap_shoots` (guesses made by rule 4).
 from __future__ import annotations
 
 import weakref
+from typing import NamedTuple
 
 import numpy as np
 
 from ..cells import COVERED, FLAG, FLAGGED, REVEAL
-from ..engine import SP_COLS, SP_MINES, SP_ROWS, ST_DEALT, ST_STATUS, begin_game, deal_first_click, flag_cell, \
-    kernel, open_cell, record_game, uniform_below
+from ..engine import (
+    SP_COLS,
+    SP_MINES,
+    SP_ROWS,
+    ST_DEALT,
+    ST_STATUS,
+    begin_game,
+    deal_first_click,
+    flag_cell,
+    kernel,
+    open_cell,
+    record_game,
+    uniform_below,
+)
 from .base import Agent, cell_to_move, register
 
 DEFAULT_MAX_NODES = 200_000
 MAX_NODES_LIMIT = 1_000_000_000
 TALLY_CAP = 1 << 21  # entries of the per-(k, variable) tally buffer (int64): 16 MB at most
 
-# meta fields of the work space
-M_QHEAD, M_QLEN, M_FALLBACKS, M_GUESSES, M_CRAP, M_NSETS, M_NCONS = range(7)
-N_META = 8
-# set_info columns
-S_KMIN, S_KMAX, S_ABANDONED, S_TOTAL, S_CRAP = range(5)
+# GardeaWork.meta fields: the queue of certain moves (head, length), the game's counters
+# (fallbacks, guesses, crap shoots), and the last decision's coupled sets and constraints
+GM_QHEAD, GM_QLEN, GM_FALLBACKS, GM_GUESSES, GM_CRAP, GM_NSETS, GM_NCONS = range(7)
+N_GARDEA_META = 8
+# GardeaWork.set_info columns: fewest and most mines of the solutions kept, abandoned
+# (0/1), solutions kept, crap shoot (0/1)
+SI_KMIN, SI_KMAX, SI_ABANDONED, SI_TOTAL, SI_CRAP = range(5)
 
 
-def new_work(rows: int, cols: int):
-    """The decision's scratch arrays for a rows x cols board (one game at a time)."""
+class GardeaWork(NamedTuple):
+    """The decision's scratch arrays for a board of n cells (`ws`; one game at a time).
+
+    Constraint c says: the sum of its variables con_vars[c, :con_size[c]] (sorted
+    cells) is con_value[c]. Coupled set s holds the variables
+    set_vars[set_var_start[s]:set_var_start[s + 1]] and the constraints
+    set_cons[set_con_start[s]:set_con_start[s + 1]]. Its solutions with k mines number
+    sol_count[sol_count_start[s] + k], and those with a mine on its i-th variable
+    sol_ones[sol_ones_start[s] + k nv + i] (nv variables).
+    """
+
+    meta: np.ndarray            # int64[N_GARDEA_META]: GM_* fields
+    queue_cell: np.ndarray      # int32[n]     certain moves pending: cells,
+    queue_kind: np.ndarray      # int8[n]        and kinds (FLAG or REVEAL)
+    known: np.ndarray           # int8[n]      -1 unknown, 0 safe, 1 mine (this decision)
+    con_vars: np.ndarray        # int32[n, 8]  a constraint's variables (sorted cells)
+    con_size: np.ndarray        # int32[n]     how many
+    con_value: np.ndarray       # int32[n]     mines among them
+    con_alive: np.ndarray       # uint8[n]     0 dropped, 1 alive, 2 listed in its coupled set
+    cell_cons: np.ndarray       # int32[n, 8]  constraints built with this cell,
+    cell_ncons: np.ndarray      # int32[n]       how many
+    worklist: np.ndarray        # int32[n]     constraints to simplify (a stack)
+    on_worklist: np.ndarray     # uint8[n]
+    var_cons: np.ndarray        # int32[n, 8]  alive constraints holding this cell,
+    var_ncons: np.ndarray       # int32[n]       how many
+    set_of: np.ndarray          # int32[n]     coupled set of a cell (-1: not a frontier variable)
+    set_vars: np.ndarray        # int32[n]     set variables, grouped by set
+    set_var_start: np.ndarray   # int32[n + 1]
+    set_cons: np.ndarray        # int32[n]     set constraints, grouped by set
+    set_con_start: np.ndarray   # int32[n + 1]
+    assigned: np.ndarray        # int8[n]      backtracking: a variable's value (-1 unassigned)
+    con_mines: np.ndarray       # int32[n]       mines assigned in a constraint
+    con_free: np.ndarray        # int32[n]       its unassigned variables
+    stack: np.ndarray           # int32[n]       the assigned variables, in order
+    stack_alt: np.ndarray       # int8[n]        1: the other value is still to try
+    sol_count: np.ndarray       # int64[2 n + 2]  solutions per (set, k)
+    sol_count_start: np.ndarray  # int64[n + 1]
+    sol_ones: np.ndarray        # int64[cap]   solutions with a mine per (set, k, variable)
+    sol_ones_start: np.ndarray  # int64[n + 1]
+    set_info: np.ndarray        # int64[n, 5]  SI_* columns
+    safe: np.ndarray            # float64[n]   a variable's safe fraction
+    scratch: np.ndarray         # int32[n]     BFS queue, candidate cells
+
+
+def new_gardea_work(rows: int, cols: int) -> GardeaWork:
+    """A fresh work state for a rows x cols board."""
     n = rows * cols
     cap = int(min((n + 1) * n, TALLY_CAP))
-    return (
-        np.zeros(N_META, np.int64),        # 0 meta
-        np.zeros(n, np.int32),             # 1 queue: cells
-        np.zeros(n, np.int8),              # 2 queue: kinds
-        np.full(n, -1, np.int8),           # 3 val: -1 unknown, 0 safe, 1 mine (this decision)
-        np.zeros((n, 8), np.int32),        # 4 cv: a constraint's variables (sorted cells)
-        np.zeros(n, np.int32),             # 5 cl: its size
-        np.zeros(n, np.int32),             # 6 cs: its value (mines among its variables)
-        np.zeros(n, np.uint8),             # 7 alive
-        np.zeros((n, 8), np.int32),        # 8 inc: constraints built with this cell
-        np.zeros(n, np.int32),             # 9 incn
-        np.zeros(n, np.int32),             # 10 work list of constraints
-        np.zeros(n, np.uint8),             # 11 on the work list
-        np.zeros((n, 8), np.int32),        # 12 vc: alive constraints holding this cell
-        np.zeros(n, np.int32),             # 13 vcn
-        np.full(n, -1, np.int32),          # 14 setid of a cell (-1: not a frontier variable)
-        np.zeros(n, np.int32),             # 15 set variables, grouped by set
-        np.zeros(n + 1, np.int32),         # 16 set variable offsets
-        np.zeros(n, np.int32),             # 17 set constraints, grouped by set
-        np.zeros(n + 1, np.int32),         # 18 set constraint offsets
-        np.zeros(n, np.int32),             # 19 loc: index of a variable in its set
-        np.full(n, -1, np.int8),           # 20 asg: backtracking assignment
-        np.zeros(n, np.int32),             # 21 csum: mines assigned in a constraint
-        np.zeros(n, np.int32),             # 22 cfree: unassigned variables in it
-        np.zeros(n, np.int32),             # 23 stack of assigned variables
-        np.zeros(n, np.int8),              # 24 stack: the other value still to try
-        np.zeros(2 * n + 2, np.int64),     # 25 cnt: solutions per (set, k)
-        np.zeros(n + 1, np.int64),         # 26 cnt offsets
-        np.zeros(cap, np.int64),           # 27 ones: solutions with a mine per (set, k, variable)
-        np.zeros(n + 1, np.int64),         # 28 ones offsets
-        np.zeros((n, 5), np.int64),        # 29 set_info: kmin, kmax, abandoned, total, crap shoot
-        np.zeros(n, np.float64),           # 30 safe: a variable's safe fraction
-        np.zeros(n, np.int32),             # 31 scratch (BFS queue, candidate cells)
+    return GardeaWork(
+        meta=np.zeros(N_GARDEA_META, np.int64),
+        queue_cell=np.zeros(n, np.int32),
+        queue_kind=np.zeros(n, np.int8),
+        known=np.full(n, -1, np.int8),
+        con_vars=np.zeros((n, 8), np.int32),
+        con_size=np.zeros(n, np.int32),
+        con_value=np.zeros(n, np.int32),
+        con_alive=np.zeros(n, np.uint8),
+        cell_cons=np.zeros((n, 8), np.int32),
+        cell_ncons=np.zeros(n, np.int32),
+        worklist=np.zeros(n, np.int32),
+        on_worklist=np.zeros(n, np.uint8),
+        var_cons=np.zeros((n, 8), np.int32),
+        var_ncons=np.zeros(n, np.int32),
+        set_of=np.full(n, -1, np.int32),
+        set_vars=np.zeros(n, np.int32),
+        set_var_start=np.zeros(n + 1, np.int32),
+        set_cons=np.zeros(n, np.int32),
+        set_con_start=np.zeros(n + 1, np.int32),
+        assigned=np.full(n, -1, np.int8),
+        con_mines=np.zeros(n, np.int32),
+        con_free=np.zeros(n, np.int32),
+        stack=np.zeros(n, np.int32),
+        stack_alt=np.zeros(n, np.int8),
+        sol_count=np.zeros(2 * n + 2, np.int64),
+        sol_count_start=np.zeros(n + 1, np.int64),
+        sol_ones=np.zeros(cap, np.int64),
+        sol_ones_start=np.zeros(n + 1, np.int64),
+        set_info=np.zeros((n, 5), np.int64),
+        safe=np.zeros(n, np.float64),
+        scratch=np.zeros(n, np.int32),
     )
 
 
-# ------------------------------------------------------------------ small helpers
+# ------------------------------------------------------------------ 1. certain moves in hand
 @kernel
-def _contains(cv, cl, c, v):
-    for j in range(cl[c]):
-        if cv[c, j] == v:
-            return True
-    return False
+def _enqueue_settled(view, ws):
+    """Queue every settled covered cell (ascending cells): flag mines, probe safe cells."""
+    meta, qcell, qkind, val = ws.meta, ws.queue_cell, ws.queue_kind, ws.known
+    q = 0
+    for i in range(view.shape[0]):
+        if view[i] == COVERED and val[i] >= 0:
+            qcell[q] = i
+            qkind[q] = FLAG if val[i] == 1 else REVEAL
+            q += 1
+    meta[GM_QHEAD] = 0
+    meta[GM_QLEN] = q
+    return q
 
 
+@kernel
+def _pop(view, ws):
+    """The next pending certain move still playable, as (kind, cell); (-1, -1) if none."""
+    meta, qcell, qkind = ws.meta, ws.queue_cell, ws.queue_kind
+    while meta[GM_QHEAD] < meta[GM_QLEN]:
+        h = meta[GM_QHEAD]
+        meta[GM_QHEAD] = h + 1
+        if view[qcell[h]] == COVERED:
+            return np.int64(qkind[h]), np.int64(qcell[h])
+    return np.int64(-1), np.int64(-1)
+
+
+# ------------------------------------------------------------------ 2. the equation strategy
 @kernel
 def _remove_var(cv, cl, c, v):
+    """Drop variable v from constraint c (if it holds it); whether it did."""
     m = cl[c]
     for j in range(m):
         if cv[c, j] == v:
@@ -168,6 +247,7 @@ def _is_subset(cv, cl, a, b):
 
 @kernel
 def _push(work, inwork, top, c):
+    """Put constraint c on the work stack unless it is there; the new top."""
     if inwork[c] == 0:
         inwork[c] = 1
         work[top] = c
@@ -175,12 +255,12 @@ def _push(work, inwork, top, c):
     return top
 
 
-# ------------------------------------------------------------------ equation strategy
 @kernel
 def build_constraints(view, nbr, nbr_count, ws):
     """One constraint per revealed number with covered neighbours. Returns how many."""
     n = view.shape[0]
-    val, cv, cl, cs, alive, inc, incn = ws[3], ws[4], ws[5], ws[6], ws[7], ws[8], ws[9]
+    val, cv, cl, cs, alive = ws.known, ws.con_vars, ws.con_size, ws.con_value, ws.con_alive
+    inc, incn = ws.cell_cons, ws.cell_ncons
     for i in range(n):
         val[i] = -1
         incn[i] = 0
@@ -207,14 +287,15 @@ def build_constraints(view, nbr, nbr_count, ws):
             inc[j, incn[j]] = nc
             incn[j] += 1
         nc += 1
-    ws[0][M_NCONS] = nc
+    ws.meta[GM_NCONS] = nc
     return nc
 
 
 @kernel
 def _settle(ws, v, x, top):
     """Variable v is known to be x: substitute it into every constraint holding it."""
-    val, cv, cl, cs, alive, inc, incn, work, inwork = ws[3], ws[4], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10], ws[11]
+    val, cv, cl, cs, alive = ws.known, ws.con_vars, ws.con_size, ws.con_value, ws.con_alive
+    inc, incn, work, inwork = ws.cell_cons, ws.cell_ncons, ws.worklist, ws.on_worklist
     val[v] = x
     for t in range(incn[v]):
         c = inc[v, t]
@@ -227,8 +308,8 @@ def _settle(ws, v, x, top):
 @kernel
 def simplify(ws, nc):
     """Trivial constraints and the subset rule to a fixed point. Returns cells settled."""
-    cv, cl, cs, alive, inc, incn, work, inwork = ws[4], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10], ws[11]
-    val = ws[3]
+    cv, cl, cs, alive, inc, incn = ws.con_vars, ws.con_size, ws.con_value, ws.con_alive, ws.cell_cons, ws.cell_ncons
+    work, inwork = ws.worklist, ws.on_worklist
     top = 0
     for c in range(nc - 1, -1, -1):  # popped in ascending order
         inwork[c] = 1
@@ -251,7 +332,7 @@ def simplify(ws, nc):
             while cl[c] > 0:
                 v = cv[c, 0]
                 _remove_var(cv, cl, c, v)
-                if val[v] < 0:
+                if ws.known[v] < 0:
                     settled += 1
                     top = _settle(ws, v, x, top)
             continue
@@ -283,13 +364,14 @@ def simplify(ws, nc):
     return settled
 
 
-# ------------------------------------------------------------------ coupled sets
+# ------------------------------------------------------------------ 3. coupled sets and their solutions
 @kernel
 def coupled_sets(view, ws, nc):
-    """Group the alive constraints' variables into coupled sets. Returns how many."""
+    """Group the alive constraints' variables into coupled sets (breadth first from each
+    set's lowest cell). Returns how many."""
     n = view.shape[0]
-    cv, cl, alive, vc, vcn, setid = ws[4], ws[5], ws[7], ws[12], ws[13], ws[14]
-    svars, svoff, scons, scoff, bfs = ws[15], ws[16], ws[17], ws[18], ws[31]
+    cv, cl, alive, vc, vcn, setid = ws.con_vars, ws.con_size, ws.con_alive, ws.var_cons, ws.var_ncons, ws.set_of
+    svars, svoff, scons, scoff, bfs = ws.set_vars, ws.set_var_start, ws.set_cons, ws.set_con_start, ws.scratch
     for i in range(n):
         vcn[i] = 0
         setid[i] = -1
@@ -332,13 +414,14 @@ def coupled_sets(view, ws, nc):
         ns += 1
     svoff[ns] = nv
     scoff[ns] = ncs
-    ws[0][M_NSETS] = ns
+    ws.meta[GM_NSETS] = ns
     return ns
 
 
 @kernel
 def _assign(ws, v, x):
-    vc, vcn, asg, csum, cfree = ws[12], ws[13], ws[20], ws[21], ws[22]
+    """Backtracking: give variable v the value x."""
+    vc, vcn, asg, csum, cfree = ws.var_cons, ws.var_ncons, ws.assigned, ws.con_mines, ws.con_free
     asg[v] = x
     for t in range(vcn[v]):
         c = vc[v, t]
@@ -348,7 +431,8 @@ def _assign(ws, v, x):
 
 @kernel
 def _unassign(ws, v):
-    vc, vcn, asg, csum, cfree = ws[12], ws[13], ws[20], ws[21], ws[22]
+    """Backtracking: take variable v's value back."""
+    vc, vcn, asg, csum, cfree = ws.var_cons, ws.var_ncons, ws.assigned, ws.con_mines, ws.con_free
     x = asg[v]
     asg[v] = -1
     for t in range(vcn[v]):
@@ -361,7 +445,8 @@ def _unassign(ws, v):
 def _pick(ws, v0, v1):
     """The most constrained unassigned variable of the set: (variable, can be 0, can be 1);
     variable -1 when some variable has no consistent value (a dead end)."""
-    svars, vc, vcn, cs, asg, csum, cfree = ws[15], ws[12], ws[13], ws[6], ws[20], ws[21], ws[22]
+    svars, vc, vcn, cs = ws.set_vars, ws.var_cons, ws.var_ncons, ws.con_value
+    asg, csum, cfree = ws.assigned, ws.con_mines, ws.con_free
     best = -1
     best_deg = -1
     for i in range(v0, v1):
@@ -387,24 +472,37 @@ def _pick(ws, v0, v1):
 
 
 @kernel
+def _mine_count_range(cnt, co, nv):
+    """(fewest, most) mines of a set's solutions from its counts cnt[co:co + nv + 1]; (-1, -1) if none."""
+    kmin = -1
+    kmax = -1
+    for k in range(nv + 1):
+        if cnt[co + k] > 0:
+            if kmin < 0:
+                kmin = k
+            kmax = k
+    return kmin, kmax
+
+
+@kernel
 def enumerate_set(ws, s, max_nodes, ones_used):
     """All solutions of coupled set s, tallied per mine count. Returns the tally buffer
     used so far, or -1 when the set was abandoned (node budget or buffer exhausted)."""
-    svars, svoff, scons, scoff, cl, loc, asg, csum, cfree = (ws[15], ws[16], ws[17], ws[18], ws[5], ws[19], ws[20],
-                                                              ws[21], ws[22])
-    stack, alt, cnt, cnt_off, ones, ones_off, info = ws[23], ws[24], ws[25], ws[26], ws[27], ws[28], ws[29]
+    svars, svoff, scons, scoff, cl = ws.set_vars, ws.set_var_start, ws.set_cons, ws.set_con_start, ws.con_size
+    asg, csum, cfree, stack, alt = ws.assigned, ws.con_mines, ws.con_free, ws.stack, ws.stack_alt
+    cnt, cnt_off, ones, ones_off, info = ws.sol_count, ws.sol_count_start, ws.sol_ones, ws.sol_ones_start, ws.set_info
     v0 = svoff[s]
     v1 = svoff[s + 1]
     nv = v1 - v0
-    info[s, S_ABANDONED] = 0
-    info[s, S_CRAP] = 0
+    info[s, SI_ABANDONED] = 0
+    info[s, SI_CRAP] = 0
     co = cnt_off[s]
     cnt_off[s + 1] = co + nv + 1
     for k in range(nv + 1):
         cnt[co + k] = 0
     need = (nv + 1) * nv
     if ones_used + need > ones.shape[0]:
-        info[s, S_ABANDONED] = 1
+        info[s, SI_ABANDONED] = 1
         ones_off[s] = ones_used
         return -1
     ones_off[s] = ones_used
@@ -412,7 +510,6 @@ def enumerate_set(ws, s, max_nodes, ones_used):
         ones[ones_used + i] = 0
     for i in range(v0, v1):
         v = svars[i]
-        loc[v] = i - v0
         asg[v] = -1
     for i in range(scoff[s], scoff[s + 1]):
         c = scons[i]
@@ -468,27 +565,61 @@ def enumerate_set(ws, s, max_nodes, ones_used):
         while depth > 0:
             depth -= 1
             _unassign(ws, stack[depth])
-        info[s, S_ABANDONED] = 1
+        info[s, SI_ABANDONED] = 1
         return -1
-    kmin = -1
-    kmax = -1
-    for k in range(nv + 1):
-        if cnt[co + k] > 0:
-            if kmin < 0:
-                kmin = k
-            kmax = k
+    kmin, kmax = _mine_count_range(cnt, co, nv)
     if kmin < 0:  # no solution at all: only with flags the numbers contradict
-        info[s, S_ABANDONED] = 1
+        info[s, SI_ABANDONED] = 1
         return -1
-    info[s, S_KMIN] = kmin
-    info[s, S_KMAX] = kmax
+    info[s, SI_KMIN] = kmin
+    info[s, SI_KMAX] = kmax
     return ones_used + need
+
+
+@kernel
+def filter_mine_counts(ws, ns, mines_left, unconstrained):
+    """Throw out the mine counts k of each set that cannot fit the mines remaining."""
+    svoff, cnt, cnt_off, info = ws.set_var_start, ws.sol_count, ws.sol_count_start, ws.set_info
+    changed = True
+    while changed:
+        changed = False
+        lo_all = 0
+        hi_all = 0
+        for s in range(ns):
+            if info[s, SI_ABANDONED]:
+                hi_all += svoff[s + 1] - svoff[s]
+            else:
+                lo_all += info[s, SI_KMIN]
+                hi_all += info[s, SI_KMAX]
+        for s in range(ns):
+            if info[s, SI_ABANDONED]:
+                continue
+            lo_other = lo_all - info[s, SI_KMIN]
+            hi_other = hi_all - info[s, SI_KMAX]
+            co = cnt_off[s]
+            kmin = -1
+            kmax = -1
+            for k in range(info[s, SI_KMIN], info[s, SI_KMAX] + 1):
+                if cnt[co + k] == 0:
+                    continue
+                if k + lo_other > mines_left or k + hi_other + unconstrained < mines_left:
+                    continue
+                if kmin < 0:
+                    kmin = k
+                kmax = k
+            if kmin < 0:  # nothing fits (contradictory flags): keep the set as it is
+                continue
+            if kmin != info[s, SI_KMIN] or kmax != info[s, SI_KMAX]:
+                info[s, SI_KMIN] = kmin
+                info[s, SI_KMAX] = kmax
+                changed = True
+                break  # recompute the totals
 
 
 @kernel
 def _local_estimate(ws, v):
     """A variable's mine estimate without enumeration: max value/size over its constraints."""
-    vc, vcn, cl, cs = ws[12], ws[13], ws[5], ws[6]
+    vc, vcn, cl, cs = ws.var_cons, ws.var_ncons, ws.con_size, ws.con_value
     p = 0.0
     for t in range(vcn[v]):
         c = vc[v, t]
@@ -499,54 +630,14 @@ def _local_estimate(ws, v):
 
 
 @kernel
-def filter_mine_counts(ws, ns, mines_left, unconstrained):
-    """Throw out the mine counts k of each set that cannot fit the mines remaining."""
-    svoff, cnt, cnt_off, info = ws[16], ws[25], ws[26], ws[29]
-    changed = True
-    while changed:
-        changed = False
-        lo_all = 0
-        hi_all = 0
-        for s in range(ns):
-            if info[s, S_ABANDONED]:
-                hi_all += svoff[s + 1] - svoff[s]
-            else:
-                lo_all += info[s, S_KMIN]
-                hi_all += info[s, S_KMAX]
-        for s in range(ns):
-            if info[s, S_ABANDONED]:
-                continue
-            lo_other = lo_all - info[s, S_KMIN]
-            hi_other = hi_all - info[s, S_KMAX]
-            co = cnt_off[s]
-            kmin = -1
-            kmax = -1
-            for k in range(info[s, S_KMIN], info[s, S_KMAX] + 1):
-                if cnt[co + k] == 0:
-                    continue
-                if k + lo_other > mines_left or k + hi_other + unconstrained < mines_left:
-                    continue
-                if kmin < 0:
-                    kmin = k
-                kmax = k
-            if kmin < 0:  # nothing fits (contradictory flags): keep the set as it is
-                continue
-            if kmin != info[s, S_KMIN] or kmax != info[s, S_KMAX]:
-                info[s, S_KMIN] = kmin
-                info[s, S_KMAX] = kmax
-                changed = True
-                break  # recompute the totals
-
-
-@kernel
 def set_tallies(ws, s):
     """Safe fraction of each variable of set s over the solutions kept; returns the
     set's expected number of mines (solution counts, not weights)."""
-    svars, svoff, cnt, cnt_off, ones, ones_off, info, safe = ws[15], ws[16], ws[25], ws[26], ws[27], ws[28], \
-        ws[29], ws[30]
+    svars, svoff, info, safe = ws.set_vars, ws.set_var_start, ws.set_info, ws.safe
+    cnt, cnt_off, ones, ones_off = ws.sol_count, ws.sol_count_start, ws.sol_ones, ws.sol_ones_start
     v0 = svoff[s]
     nv = svoff[s + 1] - v0
-    if info[s, S_ABANDONED]:
+    if info[s, SI_ABANDONED]:
         expected = 0.0
         for i in range(v0, v0 + nv):
             p = _local_estimate(ws, svars[i])
@@ -555,53 +646,58 @@ def set_tallies(ws, s):
         return expected
     co = cnt_off[s]
     total = 0
-    for k in range(info[s, S_KMIN], info[s, S_KMAX] + 1):
+    for k in range(info[s, SI_KMIN], info[s, SI_KMAX] + 1):
         total += cnt[co + k]
-    info[s, S_TOTAL] = total
+    info[s, SI_TOTAL] = total
     expected = 0.0
     for i in range(nv):
         n1 = 0
-        for k in range(info[s, S_KMIN], info[s, S_KMAX] + 1):
+        for k in range(info[s, SI_KMIN], info[s, SI_KMAX] + 1):
             n1 += ones[ones_off[s] + k * nv + i]
         safe[svars[v0 + i]] = (total - n1) / total
         expected += n1 / total
     return expected
 
 
-# ------------------------------------------------------------------ the decision
 @kernel
-def _enqueue_settled(view, ws):
-    """Queue every settled covered cell (ascending cells): flag mines, probe safe cells."""
-    meta, qcell, qkind, val = ws[0], ws[1], ws[2], ws[3]
-    q = 0
-    for i in range(view.shape[0]):
-        if view[i] == COVERED and val[i] >= 0:
-            qcell[q] = i
-            qkind[q] = FLAG if val[i] == 1 else REVEAL
-            q += 1
-    meta[M_QHEAD] = 0
-    meta[M_QLEN] = q
-    return q
+def _settle_certain(info, svoff, svars, safe, known, ns):
+    """Mark the variables that are safe (or mines) in every solution kept of a set that
+    was not abandoned; returns how many."""
+    certain = 0
+    for s in range(ns):
+        if info[s, SI_ABANDONED]:
+            continue
+        for i in range(svoff[s], svoff[s + 1]):
+            v = svars[i]
+            if safe[v] == 1.0:
+                known[v] = 0
+                certain += 1
+            elif safe[v] == 0.0:
+                known[v] = 1
+                certain += 1
+    return certain
+
+
+# ------------------------------------------------------------------ 4. crap shoots, 5. guesses
+@kernel
+def _is_crap_shoot(view, nbr, nbr_count, info, svoff, svars, setid, s):
+    """Same mine count in every kept solution and no covered neighbour outside the set."""
+    if info[s, SI_ABANDONED] or info[s, SI_KMIN] != info[s, SI_KMAX]:
+        return False
+    for i in range(svoff[s], svoff[s + 1]):
+        v = svars[i]
+        for k in range(nbr_count[v]):
+            w = nbr[v, k]
+            if view[w] == COVERED and setid[w] != s:
+                return False
+    return True
 
 
 @kernel
-def _pop(view, ws):
-    """The next pending certain move still playable, as (kind, cell); (-1, -1) if none."""
-    meta, qcell, qkind = ws[0], ws[1], ws[2]
-    while meta[M_QHEAD] < meta[M_QLEN]:
-        h = meta[M_QHEAD]
-        meta[M_QHEAD] = h + 1
-        if view[qcell[h]] == COVERED:
-            return np.int64(qkind[h]), np.int64(qcell[h])
-    return np.int64(-1), np.int64(-1)
-
-
-@kernel
-def _pick_unconstrained(view, ws, rows, cols, rng):
+def _pick_unconstrained(view, setid, cand, rows, cols, rng):
     """An unconstrained covered cell: a corner if any, else an edge cell, else any
     (uniformly at random within the first class that has one); -1 if none."""
     n = view.shape[0]
-    setid, cand = ws[14], ws[31]
     for cls in range(3):
         m = 0
         for i in range(n):
@@ -620,91 +716,15 @@ def _pick_unconstrained(view, ws, rows, cols, rng):
 
 
 @kernel
-def _is_crap_shoot(view, nbr, nbr_count, ws, s):
-    """Same mine count in every kept solution and no covered neighbour outside the set."""
-    svars, svoff, setid, info = ws[15], ws[16], ws[14], ws[29]
-    if info[s, S_ABANDONED] or info[s, S_KMIN] != info[s, S_KMAX]:
-        return False
-    for i in range(svoff[s], svoff[s + 1]):
-        v = svars[i]
-        for k in range(nbr_count[v]):
-            w = nbr[v, k]
-            if view[w] == COVERED and setid[w] != s:
-                return False
-    return True
-
-
-@kernel
-def csp_decide(view, spec, nbr, nbr_count, ws, max_nodes, rng):
-    """The agent's next move on `view`: (kind, cell), kind FLAG or REVEAL; (-1, -1)
-    when no covered cell is left. Batch and interactive play both call this."""
-    meta = ws[0]
-    kind, cell = _pop(view, ws)
-    if cell >= 0:
-        return kind, cell
-    n = view.shape[0]
-    rows = spec[SP_ROWS]
-    cols = spec[SP_COLS]
-    flags = 0
-    covered = 0
-    for i in range(n):
-        if view[i] == FLAGGED:
-            flags += 1
-        elif view[i] == COVERED:
-            covered += 1
-    if covered == 0:
-        return np.int64(-1), np.int64(-1)
-    mines_left = spec[SP_MINES] - flags
-
-    # 2. the equation strategy
-    nc = build_constraints(view, nbr, nbr_count, ws)
-    if simplify(ws, nc) > 0:
-        _enqueue_settled(view, ws)
-        return _pop(view, ws)
-
-    # 3. coupled sets, all their solutions, the mine-count filter
-    ns = coupled_sets(view, ws, nc)
-    info, safe, svars, svoff, cnt_off, val = ws[29], ws[30], ws[15], ws[16], ws[26], ws[3]
-    used = 0
-    abandoned = False
-    cnt_off[0] = 0
-    for s in range(ns):
-        got = enumerate_set(ws, s, max_nodes, used)
-        if got < 0:
-            abandoned = True
-        else:
-            used = got
-    if abandoned:
-        meta[M_FALLBACKS] += 1
-    frontier = svoff[ns]
-    unconstrained = covered - frontier
-    filter_mine_counts(ws, ns, mines_left, unconstrained)
-    expected = 0.0
-    for s in range(ns):
-        expected += set_tallies(ws, s)
-    certain = 0
-    for s in range(ns):
-        if info[s, S_ABANDONED]:
-            continue
-        for i in range(svoff[s], svoff[s + 1]):
-            v = svars[i]
-            if safe[v] == 1.0:
-                val[v] = 0
-                certain += 1
-            elif safe[v] == 0.0:
-                val[v] = 1
-                certain += 1
-    if certain > 0:
-        _enqueue_settled(view, ws)
-        return _pop(view, ws)
-
-    # 4. crap shoots, 5. the best guess
+def _guess(view, spec, nbr, nbr_count, info, svoff, svars, setid, safe, scratch, meta, ns, mines_left, unconstrained,
+           expected, rng):
+    """Rules 4 and 5: the cell to probe when nothing is certain."""
     best = -1
     best_safe = -1.0
     ties = 0
     for crap in (True, False):
         for s in range(ns):
-            if crap and not _is_crap_shoot(view, nbr, nbr_count, ws, s):
+            if crap and not _is_crap_shoot(view, nbr, nbr_count, info, svoff, svars, setid, s):
                 continue
             for i in range(svoff[s], svoff[s + 1]):
                 v = svars[i]
@@ -717,34 +737,97 @@ def csp_decide(view, spec, nbr, nbr_count, ws, max_nodes, rng):
                     if rng.random() * ties < 1.0:
                         best = v
         if crap and best >= 0:
-            meta[M_GUESSES] += 1
-            meta[M_CRAP] += 1
-            return np.int64(REVEAL), np.int64(best)
+            meta[GM_GUESSES] += 1
+            meta[GM_CRAP] += 1
+            return best
     if unconstrained > 0:
         p_mine = (mines_left - expected) / unconstrained
         p_safe = 1.0 - min(1.0, max(0.0, p_mine))
         if best < 0 or p_safe > best_safe:
-            best = _pick_unconstrained(view, ws, rows, cols, rng)
-    meta[M_GUESSES] += 1
+            best = _pick_unconstrained(view, setid, scratch, spec[SP_ROWS], spec[SP_COLS], rng)
+    meta[GM_GUESSES] += 1
+    return best
+
+
+# ------------------------------------------------------------------ the decision
+@kernel
+def _count_cells(view):
+    """(flagged, covered) cells of the view."""
+    flags = 0
+    covered = 0
+    for i in range(view.shape[0]):
+        if view[i] == FLAGGED:
+            flags += 1
+        elif view[i] == COVERED:
+            covered += 1
+    return flags, covered
+
+
+@kernel
+def gardea_decide(view, spec, nbr, nbr_count, ws, max_nodes, rng):
+    """The agent's next move on `view`: (kind, cell), kind FLAG or REVEAL; (-1, -1)
+    when no covered cell is left. Batch and interactive play both call this.
+
+    Its helpers that are not steps of their own (`_count_cells`, `_settle_certain`,
+    `_guess`) take the arrays they use, not `ws`: numba passes each of ws's 31 arrays
+    as seven or more machine words, and such calls made the decision measurably slower."""
+    kind, cell = _pop(view, ws)  # 1. certain moves in hand
+    if cell >= 0:
+        return kind, cell
+    flags, covered = _count_cells(view)
+    if covered == 0:
+        return np.int64(-1), np.int64(-1)
+    mines_left = spec[SP_MINES] - flags
+
+    nc = build_constraints(view, nbr, nbr_count, ws)  # 2. the equation strategy
+    if simplify(ws, nc) > 0:
+        _enqueue_settled(view, ws)
+        return _pop(view, ws)
+
+    ns = coupled_sets(view, ws, nc)  # 3. coupled sets, all their solutions
+    unconstrained = covered - ws.set_var_start[ns]
+    used = 0
+    abandoned = False
+    ws.sol_count_start[0] = 0
+    for s in range(ns):
+        got = enumerate_set(ws, s, max_nodes, used)
+        if got < 0:
+            abandoned = True
+        else:
+            used = got
+    if abandoned:
+        ws.meta[GM_FALLBACKS] += 1
+    filter_mine_counts(ws, ns, mines_left, unconstrained)
+    expected = 0.0
+    for s in range(ns):
+        expected += set_tallies(ws, s)
+    if _settle_certain(ws.set_info, ws.set_var_start, ws.set_vars, ws.safe, ws.known, ns) > 0:
+        _enqueue_settled(view, ws)
+        return _pop(view, ws)
+
+    best = _guess(view, spec, nbr, nbr_count, ws.set_info, ws.set_var_start, ws.set_vars, ws.set_of, ws.safe,
+                  ws.scratch, ws.meta, ns, mines_left, unconstrained, expected, rng)  # 4., 5.
     return np.int64(REVEAL), np.int64(best)
 
 
 @kernel
 def _reset_game(ws):
-    meta = ws[0]
+    """A new game: no pending moves, counters at zero."""
+    meta = ws.meta
     for i in range(meta.shape[0]):
         meta[i] = 0
 
 
 @kernel
-def csp_batch(gs, ws, max_nodes, n_games, deal_rng, agent_rng, out):
+def gardea_batch(gs, ws, max_nodes, n_games, deal_rng, agent_rng, out):
+    """Play n_games on gs, recording each (with the agent's counters) in out."""
     st = gs.counters
     view = gs.shown
     for g in range(n_games):
         begin_game(gs, deal_rng)
         _reset_game(ws)
         while st[ST_STATUS] == 0:
-            kind, cell = csp_decide(view, gs.spec, gs.nbr, gs.nbr_count, ws, max_nodes, agent_rng)
+            kind, cell = gardea_decide(view, gs.spec, gs.nbr, gs.nbr_count, ws, max_nodes, agent_rng)
             if kind == FLAG:
                 flag_cell(gs, cell)
             else:
@@ -752,12 +835,13 @@ def csp_batch(gs, ws, max_nodes, n_games, deal_rng, agent_rng, out):
                     deal_first_click(gs, cell, deal_rng)
                 open_cell(gs, cell)
         record_game(gs, out, g)
-        meta = ws[0]
-        out[g, 6] = meta[M_FALLBACKS]
-        out[g, 7] = meta[M_GUESSES]
-        out[g, 8] = meta[M_CRAP]
+        meta = ws.meta
+        out[g, 6] = meta[GM_FALLBACKS]
+        out[g, 7] = meta[GM_GUESSES]
+        out[g, 8] = meta[GM_CRAP]
 
 
+# ------------------------------------------------------------------ the agent
 @register
 class GardeaCSPAgent(Agent):
     """Gardea et al. (2015)'s CSP solver: equation strategy, backtracking over coupled
@@ -773,7 +857,7 @@ class GardeaCSPAgent(Agent):
             raise ValueError(f"max_nodes (backtracking assignments allowed per coupled set) must be an "
                              f"integer in [1, {MAX_NODES_LIMIT}], got {max_nodes!r}")
         self.max_nodes = int(max_nodes)
-        self._work: dict[tuple[int, int], tuple] = {}
+        self._work: dict[tuple[int, int], GardeaWork] = {}
         self._game_work = weakref.WeakKeyDictionary()
 
     def params(self) -> dict:
@@ -782,18 +866,18 @@ class GardeaCSPAgent(Agent):
     def _work_for(self, rows, cols):
         key = (rows, cols)
         if key not in self._work:
-            self._work[key] = new_work(rows, cols)
+            self._work[key] = new_gardea_work(rows, cols)
         return self._work[key]
 
     def _game_ws(self, game):
         if game not in self._game_work:
-            self._game_work[game] = new_work(game.level.rows, game.level.cols)
+            self._game_work[game] = new_gardea_work(game.level.rows, game.level.cols)
         return self._game_work[game]
 
     def _choose(self, game):
         gs = game._gs
         ws = self._game_ws(game)
-        kind, cell = csp_decide(gs.shown, gs.spec, gs.nbr, gs.nbr_count, ws, self.max_nodes, self.rng)
+        kind, cell = gardea_decide(gs.shown, gs.spec, gs.nbr, gs.nbr_count, ws, self.max_nodes, self.rng)
         if cell < 0:
             raise ValueError("no covered cell left to play (every covered cell is flagged)")
         return cell_to_move(int(kind), cell, game.level)
@@ -801,10 +885,10 @@ class GardeaCSPAgent(Agent):
     def game_stats(self, game) -> dict:
         """This agent's counters over its decisions on `game`: fallbacks (decisions with an
         abandoned coupled set), guesses (reveals not proved safe) and crap_shoots."""
-        meta = self._game_ws(game)[0]
-        return {"fallbacks": int(meta[M_FALLBACKS]), "guesses": int(meta[M_GUESSES]),
-                "crap_shoots": int(meta[M_CRAP])}
+        meta = self._game_ws(game).meta
+        return {"fallbacks": int(meta[GM_FALLBACKS]), "guesses": int(meta[GM_GUESSES]),
+                "crap_shoots": int(meta[GM_CRAP])}
 
     def play_batch(self, gs, n_games, deal_rng, out):
         ws = self._work_for(int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS]))
-        csp_batch(gs, ws, self.max_nodes, n_games, deal_rng, self.rng, out)
+        gardea_batch(gs, ws, self.max_nodes, n_games, deal_rng, self.rng, out)

@@ -237,3 +237,114 @@ def fig_csp_gui(level: str = "16x16x40", seed: int = 0) -> PaperResult:
     table = pd.DataFrame([{"level": str(lv), "game": attempt + 1, "won": game.won, "moves": len(game.moves),
                            "flags": flags, **stats}])
     return PaperResult("fig_csp_gui", fig, table, [])
+
+
+# ------------------------------------------------------------------------- texts
+# The notebook's commentary, built from the measured data: every number and every
+# verdict below is computed from the results and data/published/gardea2015.csv.
+def _trend(values) -> str:
+    """'falls steadily', 'falls overall' or 'does not fall' for a sequence over the x axis."""
+    v = np.asarray(values, float)
+    if v.size < 2 or v[-1] >= v[0]:
+        return "does not fall"
+    return "falls steadily" if np.all(np.diff(v) <= 0) else "falls overall (not at every step)"
+
+
+def _fallbacks(table: pd.DataFrame) -> str:
+    hit = table[table["fallbacks"] > 0]
+    bound = f"{AGENT_PARAMS['max_nodes']:,}"
+    if hit.empty:
+        return f"No decision hit the backtracking bound ({bound} assignments; `fallbacks` column)."
+    where = ", ".join(f"{int(r.fallbacks)} on {r.level}" for r in hit.itertuples())
+    return (f"{int(hit['fallbacks'].sum())} decisions hit the backtracking bound (a coupled set of constraints with "
+            f"more than {bound} assignments to list: {where}) and fell back to the documented local estimate; "
+            "they are counted in `fallbacks`.")
+
+
+def board_size_text(result: PaperResult) -> str:
+    """Markdown commentary of `fig_csp_board_size` against the paper's three stated numbers."""
+    t = result.table
+    first, last = t.iloc[0], t.iloc[-1]
+    pub = _published("CSP board size").set_index("quantity")["value"]
+    ours = {m["quantity"]: m for m in result.measured}
+    games = int(t["games"].min())
+
+    def approx(r, target):
+        gap = 100 * (r.win_rate - target)
+        return "close to it" if abs(gap) <= 2 else f"{abs(gap):.1f} points {'above' if gap > 0 else 'below'} it"
+
+    def just_under(r, bound):
+        if r.win_rate >= bound:
+            return f"above {bound:.2f}, unlike the text"
+        return "just under it, as the text says" if r.win_rate >= bound - 0.05 else "well under it"
+
+    lines = [f"**Comparison.** With {games:,} games per point minelab's `{AGENT}` wins {first.win_rate:.3f} (95% "
+             f"Wilson {first.ci_low:.3f}-{first.ci_high:.3f}) on {first.level}"]
+    key8 = f"win rate, {first.level}"
+    if key8 in pub:
+        lines[-1] += f", against the paper's \"approximately {pub[key8]:.0%}\" ({approx(first, pub[key8])})"
+    lines[-1] += f", and {last.win_rate:.3f} ({last.ci_low:.3f}-{last.ci_high:.3f}) on {last.level}"
+    key32 = f"win rate, {last.level}"
+    if key32 in pub:
+        lines[-1] += f", against \"slightly less than {pub[key32]:.0%}\" ({just_under(last, pub[key32])})"
+    lines[-1] += "."
+    drop_key = f"win-rate drop, {first.level} to {last.level}"
+    rel_key = f"relative win-rate drop, {first.level} to {last.level}"
+    if drop_key in ours:
+        d = ours[drop_key]
+        text = (f" The drop, {100 * d['value']:.1f} win-rate points (Newcombe {100 * d['ci_low']:.1f}-"
+                f"{100 * d['ci_high']:.1f}")
+        rel = ours[rel_key]["value"] if rel_key in ours else float("nan")
+        if not np.isnan(rel):
+            text += f"; {rel:.1%} relative"
+        text += ")"
+        if drop_key in pub:
+            bound = pub[drop_key]
+            readings = [name for name, value in (("absolute", d["value"]), ("relative", rel))
+                        if not np.isnan(value) and value < bound]
+            said = {2: "agrees with it on either reading", 1: f"agrees with it on the {readings[0]} reading only",
+                    0: "does not agree with it on either reading"}[len(readings)]
+            text += f", against \"less than {bound:.0%}\": it {said}."
+        else:
+            text += "."
+        lines[-1] += text
+    trend = _trend(t["win_rate"])
+    lines[-1] += (f" {'Like' if trend.startswith('falls') else 'Unlike'} the paper, the win rate {trend} with board "
+                  "size, while the mean % "
+                  f"uncovered stays between {t['uncovered_pct'].min():.0f}% and {t['uncovered_pct'].max():.0f}%: a "
+                  "larger board offers more places for an unlucky guess (guesses per game "
+                  f"{'grow' if last.guesses_per_game > first.guesses_per_game else 'go'} from "
+                  f"{first.guesses_per_game:.1f} to {last.guesses_per_game:.1f}, crap shoots from "
+                  f"{first.crap_shoots_per_game:.2f} to {last.crap_shoots_per_game:.2f}). {_fallbacks(t)}")
+    return "\n".join(lines)
+
+
+def mine_density_text(result: PaperResult, board_size: PaperResult | None = None) -> str:
+    """Markdown commentary of `fig_csp_mine_density` (the paper states no number), set
+    beside the board-size figure's drop when `board_size` is given."""
+    from fractions import Fraction
+
+    t = result.table
+    first, last = t.iloc[0], t.iloc[-1]
+    games = int(t["games"].min())
+    ref = t[t["mines"] == 10]
+    through = f" through {ref.iloc[0].win_rate:.2f} at 10" if len(ref) and 0 < ref.index[0] < len(t) - 1 else ""
+    density_drop = first.win_rate - last.win_rate
+    text = ("**Comparison.** The paper gives no numbers for this figure, only that \"increasing mine density "
+            "quickly drops the rate of success for the CSP solver\" and that density matters far more than board "
+            f"size. With {games:,} games per point the win rate {_trend(t['win_rate'])} from {first.win_rate:.2f} at "
+            f"{int(first.mines)} mines (density {Fraction(int(first.mines), int(first.rows * first.cols))}){through} "
+            f"to {last.win_rate:.2f} at {int(last.mines)} "
+            f"({Fraction(int(last.mines), int(last.rows * last.cols))}), and the mean % uncovered from "
+            f"{first.uncovered_pct:.0f}% to {last.uncovered_pct:.0f}%")
+    if board_size is not None:
+        b = board_size.table
+        b0, b1 = b.iloc[0], b.iloc[-1]
+        size_drop = b0.win_rate - b1.win_rate
+        factor = (b1.rows * b1.cols) / (b0.rows * b0.cols)
+        text += (f", while the board-size figure above lost {100 * size_drop:.0f} points over a {factor:.0f}-fold "
+                 f"larger board: density matters {'more' if density_drop > size_drop else 'less'} than board size "
+                 f"here, {'as the paper says' if density_drop > size_drop else 'unlike the paper'}.")
+    else:
+        text += "."
+    return text + " " + _fallbacks(t)

@@ -96,7 +96,8 @@ def action_tuple(window, direction: str) -> str:
 
 
 def window_view(window) -> np.ndarray:
-    """Window states 0-11 as a view: numbers, COVERED, FLAGGED (outside cells read COVERED; draw_window hatches them)."""
+    """Window states 0-11 as a view: numbers, COVERED, FLAGGED (outside cells read COVERED;
+    draw_window hatches them)."""
     w = np.asarray(window)
     return np.where(w <= 8, w, np.where(w == S_FLAGGED, FLAGGED, COVERED)).astype(np.int8)
 
@@ -241,3 +242,18 @@ FIGURES = {
     "fig05_diagonal_symmetries": fig05_diagonal_symmetries,
     "fig06_cardinal_symmetries": fig06_cardinal_symmetries,
 }
+
+
+def drawing(make):
+    """One of the drawing functions above as a `PaperResult` named after it (a figure, no
+    table, no measured numbers), so the notebook saves it with `report.publish` like any
+    other result:
+
+        publish(drawing(fig01_example_board), PAPER, NOTEBOOK, profile)
+    """
+    from ..report import PaperResult
+
+    name = getattr(make, "__name__", "")
+    if FIGURES.get(name) is not make:
+        raise ValueError(f"drawing needs one of {', '.join(FIGURES)}, got {make!r}")
+    return PaperResult(name, make(), None)
