@@ -373,7 +373,15 @@ def table1_text(result: PaperResult) -> str:
              f"({paper['expert_games']:,} on 16x30). Each published value is placed against our 95% Wilson interval.",
              ""]
 
-    # CSP-PGMS: the big boards, then the small ones
+    lines += _pgms_lines(cell)
+    lines += _hcsp_lines(cell)
+    lines += _special_board_lines(cell, ours)
+    return "\n".join(lines)
+
+
+def _pgms_lines(cell: dict) -> list[str]:
+    """table1_text: the CSP-PGMS column, the big boards, then the small ones."""
+    lines: list[str] = []
     csp = [cell[(lv, "CSP-PGMS")] for _, lv in FORMATS if (lv, "CSP-PGMS") in cell]
     big = [r for r in csp if r.level in STANDARD and not pd.isna(r.published)]
     small = [r for r in csp if r.level not in STANDARD and not pd.isna(r.published)]
@@ -402,8 +410,12 @@ def table1_text(result: PaperResult) -> str:
                      "few cells, the least probable cell is not always the best guess (the paper's Fig 2), and "
                      "PGMS guesses differently.")
         lines.append(text)
+    return lines
 
-    # HCSP: the standard levels, the small formats, and the tie-break's gain over csp
+
+def _hcsp_lines(cell: dict) -> list[str]:
+    """table1_text: the HCSP column, the standard levels, the small formats, and the tie-break's gain over csp."""
+    lines: list[str] = []
     hcsp = [cell[(lv, "HCSP")] for _, lv in FORMATS
             if (lv, "HCSP") in cell and not pd.isna(cell[(lv, "HCSP")].published)]
     std = [r for r in hcsp if r.level in STANDARD]
@@ -436,8 +448,12 @@ def table1_text(result: PaperResult) -> str:
                         "likely does more than this tie-break, and we have not found which reading gives the "
                         "published numbers." if below_most else
                         "; here the published HCSP is not above our interval on most standard levels."))
+    return lines
 
-    # a line, the densest board, the trivial board
+
+def _special_board_lines(cell: dict, ours: pd.DataFrame) -> list[str]:
+    """table1_text: a line (1x10x5), the densest board (5x5x15), the trivial board (1x3x1)."""
+    lines: list[str] = []
     if ("1x10x5", "HCSP") in cell and ("1x10x5", "CSP-PGMS") in cell:
         h, c = cell[("1x10x5", "HCSP")], cell[("1x10x5", "CSP-PGMS")]
         same = np.sign(h.win_rate - c.win_rate) == np.sign(h.published - c.published)
@@ -466,7 +482,7 @@ def table1_text(result: PaperResult) -> str:
             "click is safe and shows where the mine is." if all_won else
             "is not always won here: " + ", ".join(f"`{r.agent}` {int(r.wins)} of {int(r.games)}" for r in trivial)
             + "."))
-    return "\n".join(lines)
+    return lines
 
 
 def fig02_text(result: PaperResult) -> str:

@@ -153,6 +153,8 @@ def _sizes(level: str, sizes: dict, slow: bool) -> tuple[int, int, int]:
 
 
 # ---------------------------------------------------------------------- the leaderboard
+# Seven run sizes as keyword defaults (one per kind of run, as every figure function has
+# them), then the seed, the executor and the roster: hence the long signature.
 def leaderboard_win_rates(games: int = SIZES["quick"]["games"], expert_games: int = SIZES["quick"]["expert_games"],
                           slow_expert_games: int = SIZES["quick"]["slow_expert_games"],
                           train_games: int = SIZES["quick"]["train_games"],
@@ -477,7 +479,16 @@ def reading_text(result: PaperResult, opening: PaperResult | None = None) -> str
             text += "."
         lines.append(text)
 
-    # gardea-csp's order among equally safe cells
+    lines += _gardea_lines(plain, levels)
+    lines += _opening_lines(plain, pub, opening)
+    lines += _learner_lines(t, pub, levels)
+    lines += _chance_lines(t)
+    return "\n".join(lines)
+
+
+def _gardea_lines(plain: pd.DataFrame, levels) -> list[str]:
+    """reading_text: gardea-csp's order among equally safe cells, against csp and hcsp."""
+    lines: list[str] = []
     safe = plain[plain["rule"] == "safe"].pivot_table(index="level", columns="agent", values="win_rate")
     if {"gardea-csp", "csp", "hcsp"} <= set(safe.columns):
         gain = 100 * (safe["gardea-csp"] - safe[["csp", "hcsp"]].max(axis=1))
@@ -497,8 +508,12 @@ def reading_text(result: PaperResult, opening: PaperResult | None = None) -> str
             lines.append(f"* On 16x30 Gardea's solver falls behind ({_pct(safe.loc[EXPERT, 'gardea-csp'])} vs "
                          f"{_pct(safe.loc[EXPERT, ['csp', 'hcsp']].max())}). Its counts are not weighted by the ways "
                          "to place the other mines, and that weighting matters most on a large board.")
+    return lines
 
-    # the opening rule
+
+def _opening_lines(plain: pd.DataFrame, pub: pd.DataFrame, opening: PaperResult | None) -> list[str]:
+    """reading_text: what the opening rule (a zero first) adds, and the first cell on expert."""
+    lines: list[str] = []
     both = plain.pivot_table(index=["agent", "level"], columns="rule", values="win_rate")
     if {"safe", "opening"} <= set(both.columns):
         solvers = both[both["safe"] >= 0.05]
@@ -531,8 +546,12 @@ def reading_text(result: PaperResult, opening: PaperResult | None = None) -> str
                                  f"{_pct_ci(c, 2, '%')} at the corner, on {int(s.games):,} paired expert games "
                                  f"(published values against its interval: {verdicts}).")
             lines.append("* The table keeps the corner, the papers' opening.")
+    return lines
 
-    # the learners
+
+def _learner_lines(t: pd.DataFrame, pub: pd.DataFrame, levels) -> list[str]:
+    """reading_text: the bandit agents, trained on the level, beside the bandit paper's best."""
+    lines: list[str] = []
     learners = t[(t["kind"] == "minelab") & t["training"].str.contains("own first click", regex=False)]
     if len(learners):
         agents = list(dict.fromkeys(learners["agent"]))
@@ -570,8 +589,12 @@ def reading_text(result: PaperResult, opening: PaperResult | None = None) -> str
             lines[-1] += (f" `ucb-mab` wins at most {_pct(u)}% here against `greedy-mab`'s {_pct(g)}%"
                           + (": UCB starts near zero and needs far more games, as in the paper's Fig 7." if u < g
                              else "."))
+    return lines
 
-    # the chance line and the ceiling
+
+def _chance_lines(t: pd.DataFrame) -> list[str]:
+    """reading_text: the chance line (random, marginal) and the ceiling (the oracle)."""
+    lines: list[str] = []
     chance = t[(t["kind"] == "minelab") & t["agent"].isin(["random", "marginal"])]
     if len(chance):
         best = chance.sort_values("win_rate", ascending=False).iloc[0]
@@ -589,4 +612,4 @@ def reading_text(result: PaperResult, opening: PaperResult | None = None) -> str
         lines += ["", f"**The oracle** {'wins every game' if every else 'loses some games'} "
                   f"({int(ceiling['wins'].sum()):,} of {int(ceiling['games'].sum()):,}) because it reads the mines. It "
                   "is the ceiling, shown apart, not a competitor."]
-    return "\n".join(lines)
+    return lines

@@ -57,6 +57,8 @@ class BanditAgent(Agent):
     mode = MODE_WINDOW
     policy = "greedy"
 
+    # Twelve keywords, one per option the paper or its program varies (policy rates, the
+    # Fig 10 ablations, the text-vs-code variants): each is a named, documented switch.
     def __init__(self, seed=None, *, epsilon: float = 0.0, c: float = 0.0, flags: bool = True,
                  symmetries: bool = True, first_move: str = "first-zero", end_learning: str = "last-all",
                  ucb_bonus: str = "certainty", learning: bool = True, no_flags_rule: str = "pairs",
