@@ -49,14 +49,15 @@ def check_games(name: str, value) -> int:
 _PLAY_FIELDS = {"kind", "seed", "module", "agent", "agent_params", "level", "n_games", "flood"}
 
 
-def _check_agent(task: dict) -> None:
+def _check_agent(task: dict):
+    """The task's agent, made from its params (cheap; catches unknown agents and params now)."""
     if type(task.get("agent")) is not str:
         raise ValueError(f"field 'agent' must be an agent name, got {task.get('agent')!r}")
     params = task.get("agent_params", {})
     if type(params) is not dict:
         raise ValueError(f"field 'agent_params' must be a dict, got {params!r}")
     try:
-        make_agent(task["agent"], **params)  # cheap; catches unknown agents and params now
+        return make_agent(task["agent"], **params)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"field 'agent'/'agent_params': {exc}") from None
 
@@ -153,8 +154,7 @@ def _check_train(task: dict) -> None:
     if unknown:
         raise ValueError(f"field {unknown[0]!r} is not a 'train_test' param "
                          f"(allowed: {', '.join(sorted(_TRAIN_FIELDS))})")
-    _check_agent(task)
-    agent = make_agent(task["agent"], **task.get("agent_params", {}))
+    agent = _check_agent(task)
     if not agent.learns:
         raise ValueError(f"field 'agent': {task['agent']!r} does not learn; use a 'play' task")
     for field in ("schedule", "tests"):
