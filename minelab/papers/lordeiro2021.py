@@ -35,8 +35,8 @@ PAPER = "lordeiro2021"
 NOTEBOOK = "lordeiro2021_bandits.ipynb"
 MODULE = __name__
 RULE = "none"  # the authors' code: mines anywhere, then the program's first-zero click
-BEGINNER = f"8x8x10:{RULE}"
-TEST_LEVELS = {"beginner": BEGINNER, "intermediate": f"16x16x40:{RULE}", "expert": f"16x30x99:{RULE}"}
+PAPER_LEVEL = f"8x8x10:{RULE}"  # the paper's training board as a level string (ml.BEGINNER is the safe-rule Level)
+TEST_LEVELS = {"beginner": PAPER_LEVEL, "intermediate": f"16x16x40:{RULE}", "expert": f"16x30x99:{RULE}"}
 
 # Run sizes per profile. paper = the paper's own: 10^6 training games, 10^4 test games.
 SIZES = {
@@ -109,7 +109,7 @@ def _fig7_tasks(train_games: int, seed: int) -> dict:
     out = {}
     for label, name, p in FIG7_AGENTS:
         keep = any(name == n and p == q for _, n, q in SELECTED)
-        out[label] = train_spec(name, p, [(BEGINNER, train_games)], table=keep, seed=seed)
+        out[label] = train_spec(name, p, [(PAPER_LEVEL, train_games)], table=keep, seed=seed)
     return out
 
 
@@ -126,7 +126,7 @@ def fig07_win_rate_curves(train_games: int = SIZES["quick"]["train_games"], seed
         ax.fill_between(part["games_end"], part["ci_low"], part["ci_high"], alpha=0.2)
     ax.set_xlabel("training games (episodes)")
     ax.set_ylabel("win rate so far (cumulative)")
-    ax.set_title(f"Fig 7: win rate during training, {BEGINNER} ({train_games:,} games each)\n"
+    ax.set_title(f"Fig 7: win rate during training, {PAPER_LEVEL} ({train_games:,} games each)\n"
                  "band: 95% Wilson interval; published: figure only (text: greedy first, then ε=0.01)",
                  fontsize=9)
     ax.legend(fontsize=8)
@@ -152,7 +152,7 @@ def fig08_actions_recorded(train_games: int = SIZES["quick"]["train_games"], see
         ax.plot(part["games_end"], part["perfect"], "--", color=line.get_color(), label=f"minelab {label}: perfect")
     ax.set_xlabel("training games (episodes)")
     ax.set_ylabel("actions recorded")
-    ax.set_title(f"Fig 8: actions recorded during training, {BEGINNER}\n"
+    ax.set_title(f"Fig 8: actions recorded during training, {PAPER_LEVEL}\n"
                  "published: figure only (text: UCB records almost twice the greedy agent's)", fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
@@ -209,7 +209,7 @@ def fig09_q_ecdf(train_games: int = SIZES["quick"]["train_games"], seed: int = 0
         rows.append({"label": label, "actions": len(part), "share_q_minus_1": float((part["q"] == -1).mean()),
                      "share_q_plus_1": float((part["q"] == 1).mean()), "median_q": float(part["q"].median())})
     axes[-1].set_xlabel("Q(a)  (-1 always safe, +1 always a mine)")
-    fig.suptitle(f"Fig 9: ECDF of action values after {train_games:,} games on {BEGINNER}\n"
+    fig.suptitle(f"Fig 9: ECDF of action values after {train_games:,} games on {PAPER_LEVEL}\n"
                  "published: figure only", fontsize=9)
     fig.tight_layout()
     table = pd.DataFrame(rows)
@@ -251,7 +251,7 @@ def fig10_ablations(train_games: int = SIZES["quick"]["train_games"], seed: int 
         for ab_label, ab in ABLATIONS:
             label = f"{agent_label}: {ab_label}"
             tasks[label] = fig7[_fig7_label(name, p)] if not ab else \
-                train_spec(name, {**p, **ab}, [(BEGINNER, train_games)], seed=seed)
+                train_spec(name, {**p, **ab}, [(PAPER_LEVEL, train_games)], seed=seed)
     cv = curves(_run(tasks, executor))
     cv["agent"] = cv["label"].str.split(":").str[0]
     cv["variant"] = cv["label"].str.split(": ").str[1]
@@ -268,7 +268,7 @@ def fig10_ablations(train_games: int = SIZES["quick"]["train_games"], seed: int 
         row[0].legend(fontsize=7)
     for ax in axes[-1]:
         ax.set_xlabel("training games (episodes)")
-    fig.suptitle(f"Fig 10: ablations on {BEGINNER}, {train_games:,} games each (published: figure only; "
+    fig.suptitle(f"Fig 10: ablations on {PAPER_LEVEL}, {train_games:,} games each (published: figure only; "
                  "text: without flags both stay below 12%)\nno flags: mine-looking (tile, window) pairs skipped; "
                  "tiles rule: a tile whose most certain window says mine is skipped", fontsize=9)
     fig.tight_layout()
@@ -318,7 +318,7 @@ def fig_top_patterns(train_games: int = SIZES["quick"]["train_games"], seed: int
         window, target = decode_key(r.key)
         draw_window(ax, window, target, title=f"{r.group}\nQ={r.q:+.3f} N={r.n:,}")
         ax.title.set_fontsize(7)
-    fig.suptitle(f"Greedy agent's learned patterns after {train_games:,} games on {BEGINNER} (minelab; target "
+    fig.suptitle(f"Greedy agent's learned patterns after {train_games:,} games on {PAPER_LEVEL} (minelab; target "
                  "highlighted, canonical orientation)", fontsize=9)
     fig.tight_layout()
     return PaperResult("fig_top_patterns", fig, table, [])
@@ -538,12 +538,12 @@ def _transfer_figure(table: pd.DataFrame, title: str):
 
 # ---------------------------------------------------------------------- text vs code
 VARIANTS = (
-    ("greedy, code (defaults)", "greedy-mab", {}, BEGINNER),
+    ("greedy, code (defaults)", "greedy-mab", {}, PAPER_LEVEL),
     ("greedy, text: agent's own first click, first click safe", "greedy-mab", {"first_move": "agent"}, "8x8x10:safe"),
     ("greedy, text: learn only passed-over actions at the end", "greedy-mab", {"end_learning": "last-passed-over"},
-     BEGINNER),
-    ("UCB c=0.1, code: bonus toward certainty", "ucb-mab", {"c": 0.1}, BEGINNER),
-    ("UCB c=0.1, textbook: optimistic bonus", "ucb-mab", {"c": 0.1, "ucb_bonus": "optimism"}, BEGINNER),
+     PAPER_LEVEL),
+    ("UCB c=0.1, code: bonus toward certainty", "ucb-mab", {"c": 0.1}, PAPER_LEVEL),
+    ("UCB c=0.1, textbook: optimistic bonus", "ucb-mab", {"c": 0.1, "ucb_bonus": "optimism"}, PAPER_LEVEL),
 )
 
 
