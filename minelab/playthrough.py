@@ -100,10 +100,10 @@ def playthrough(name: str) -> str:
     level, n, seed = SMALL_BATCH if name in SMALL_BOARD_AGENTS else BATCH
     trained = make_agent(name, seed=AGENT_SEED)
     df = play(trained, level, n, seed=seed, progress=False)
-    records = df.drop(columns=["fraction_revealed", "clicks_before_loss"]).to_numpy(np.int64)
-    digest = hashlib.sha256(np.ascontiguousarray(records).tobytes()).hexdigest()[:16]
+    kept = [c for c in df.columns if c not in ("fraction_revealed", "clicks_before_loss")]  # the integer records
+    digest = hashlib.sha256(np.ascontiguousarray(df[kept].to_numpy(np.int64)).tobytes()).hexdigest()[:16]
     lines.append(f"== batch: play(make_agent({name!r}, seed={AGENT_SEED}), {level!r}, {n}, seed={seed}) ==")
-    lines.append(f"columns: {', '.join(c for c in df.columns if c not in ('fraction_revealed', 'clicks_before_loss'))}")
+    lines.append(f"columns: {', '.join(kept)}")
     lines.append(f"wins {int(df['won'].sum())} of {n}; moves {int(df['moves'].sum())}; records sha256 {digest}")
     if trained.learns:  # how the batch-trained learner plays afterwards
         lines += ["", "after the batch run, the same (trained) agent plays on:"]
@@ -124,7 +124,7 @@ def regenerate(directory: Path | None = None, names=None) -> dict[str, str]:
     """
     directory = Path(directory) if directory else default_dir()
     names = list(names) if names else list_agents()
-    table = load_behaviour() if BEHAVIOUR_FILE.exists() else {}
+    table = dict(_behaviour_table())  # a copy: the cached table is shared
     for name in names:
         text = playthrough(name)
         atomic_write(directory / f"{name}.txt", lambda f, t=text: f.write(t))
@@ -133,15 +133,6 @@ def regenerate(directory: Path | None = None, names=None) -> dict[str, str]:
     atomic_write(BEHAVIOUR_FILE, lambda f: f.write(json.dumps(table, indent=1, sort_keys=True) + "\n"))
     _behaviour_table.cache_clear()
     return table
-
-
-def load_behaviour() -> dict[str, str]:
-    """{agent name: digest of its golden playthrough}, as shipped with the package.
-
-        >>> sorted(load_behaviour())[:2]
-        ['best', 'csp']
-    """
-    return json.loads(BEHAVIOUR_FILE.read_text())
 
 
 def changed(directory: Path | None = None, names=None) -> list[str]:
