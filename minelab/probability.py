@@ -51,7 +51,7 @@ import numpy as np
 from numba import njit
 
 from .cells import FLAGGED
-from .engine import _tables, kernel
+from .engine import _tables, kernel, uniform_below
 
 # A step of a larger kernel, allocating nothing: compiled like `kernel` and inlined into
 # its caller. (numba passes a NamedTuple as one argument per scalar of each array
@@ -60,7 +60,8 @@ from .engine import _tables, kernel
 step = njit(cache=True, _nrt=False, inline="always")
 
 __all__ = ["CERTAIN_MINE", "CERTAIN_SAFE", "DEFAULT_MAX_WORK", "INCONSISTENT", "OK", "Solution", "Workspace",
-           "mine_probabilities", "new_workspace", "solve", "solve_fields", "solve_kernel"]
+           "mine_probabilities", "new_workspace", "sample_layout", "sample_layouts", "solve", "solve_fields",
+           "solve_kernel"]
 
 DEFAULT_MAX_WORK = 2_000_000  # search nodes per component: ~10 ms; no real game position comes near
 OK = 0
@@ -73,7 +74,10 @@ CERTAIN_MINE = 2
 STAT_LOG_LAYOUTS = 0  # natural log of the number of layouts
 STAT_FALLBACKS = 1  # components that hit the work bound
 STAT_NODES = 2  # search nodes
-N_STATS = 3
+STAT_COMPONENTS = 3  # frontier components (what `sample_layout` reads back)
+STAT_REMAINING = 4  # mines left for the unrevealed, non-known cells
+STAT_UNTOUCHED = 5  # unrevealed cells touching no revealed number
+N_STATS = 6
 
 _BINOM = np.array([[math.comb(s, k) for k in range(9)] for s in range(9)], np.float64)
 
@@ -122,6 +126,9 @@ class Workspace(NamedTuple):
     others: np.ndarray  # float64[n] other components' weight by this one's mines
     box_prob: np.ndarray  # float64[n] mine probability of each box's cells
     box_code: np.ndarray  # int8[n] certain code of each box's cells
+    # sampling (sample_layout): cells grouped by box, then the untouched cells
+    cell_order: np.ndarray  # int32[n]
+    box_start: np.ndarray  # int32[n + 1] box b's cells: cell_order[box_start[b]:box_start[b + 1]]
     # constants
     logfact: np.ndarray  # float64[n + 1] log factorials
     binom: np.ndarray  # float64[9, 9] binomial coefficients
@@ -150,7 +157,7 @@ def new_workspace(cells: int, mines: int) -> Workspace:
         box_e_off=np.zeros(n, i32), box_kmin=np.zeros(n * m, np.int8), box_kmax=np.zeros(n * m, np.int8),
         prefix=np.zeros((n + 1) * m, f64), suffix=np.zeros((n + 1) * m, f64),
         untouched_w=np.zeros(m, f64), others=np.zeros(n, f64), box_prob=np.zeros(n, f64),
-        box_code=np.zeros(n, np.int8),
+        box_code=np.zeros(n, np.int8), cell_order=np.zeros(n, i32), box_start=np.zeros(n + 1, i32),
         logfact=np.array([math.lgamma(i + 1) for i in range(n + 1)], f64), binom=_BINOM,
         prob=np.zeros(n, f64), certain=np.zeros(n, np.int8), stats=np.zeros(N_STATS, f64),
     )
@@ -202,6 +209,9 @@ def solve_kernel(ws, view, known, mines, nbr, nbr_count, max_work):
     if plen < 0:
         return INCONSISTENT
     marginals(ws, view, known, n_comp, remaining, untouched, plen, 1.0 / total)
+    ws.stats[STAT_COMPONENTS] = n_comp
+    ws.stats[STAT_REMAINING] = remaining
+    ws.stats[STAT_UNTOUCHED] = untouched
     return OK
 
 
@@ -374,7 +384,7 @@ def enumerate_components(ws, n_comp, remaining, max_work):
     nodes_total = 0
     for comp in range(n_comp):
         w_used, e_used = _start_component(ws, comp, remaining, w_used, e_used)
-        nodes_total += search_component(ws, comp, remaining, max_work)
+        nodes_total += search_component(ws, comp, remaining, max_work, -1, 0.0)
         if ws.comp_fallback[comp]:
             _fallback_component(ws, comp)
             ws.stats[STAT_FALLBACKS] += 1.0
@@ -407,6 +417,17 @@ def _start_component(ws, comp, remaining, w_used, e_used):
             ws.box_kmin[e_used + m] = 9
             ws.box_kmax[e_used + m] = -1
         e_used += mmax + 1
+    _reset_constraints(ws, s0, nb)
+    ws.comp_fallback[comp] = 0
+    return w_used, e_used
+
+
+@step
+def _reset_constraints(ws, s0, nb):
+    """Set the search counters of the constraints of the boxes comp_boxes[s0:s0 + nb]:
+    nothing assigned, every cell of theirs still free."""
+    for q in range(nb):
+        b = ws.comp_boxes[s0 + q]
         for t in range(ws.box_ncon[b]):
             c = ws.box_cons[b, t]
             ws.con_sum[c] = 0
@@ -415,16 +436,18 @@ def _start_component(ws, comp, remaining, w_used, e_used):
         b = ws.comp_boxes[s0 + q]
         for t in range(ws.box_ncon[b]):
             ws.con_rem[ws.box_cons[b, t]] += ws.box_size[b]
-    ws.comp_fallback[comp] = 0
-    return w_used, e_used
 
 
 @step
-def search_component(ws, comp, remaining, max_work):
+def search_component(ws, comp, remaining, max_work, target, budget):
     """Depth-first search over component comp's boxes in BFS order: stack_k[d] mines in
     box comp_boxes[s0 + d], bounded by every constraint of that box and by the mines
     left; each full assignment is tallied (`_record_solution`). Past `max_work` nodes
-    the search stops and marks ws.comp_fallback[comp]. Returns the nodes visited."""
+    the search stops and marks ws.comp_fallback[comp]. Returns the nodes visited.
+
+    Sampling (`sample_layout`: target >= 0): nothing is tallied; the weight of each
+    assignment with `target` mines is taken off `budget` and the search stops on the one
+    that makes it negative, leaving it on the stack (stack_k); -1 nodes if none did."""
     order = ws.comp_boxes
     box_size = ws.box_size
     box_ncon = ws.box_ncon
@@ -476,7 +499,9 @@ def search_component(ws, comp, remaining, max_work):
             else:
                 d -= 1  # nothing fits here: next value of the parent
         if leaf:
-            _record_solution(ws, woff, s0, nb)
+            budget = _leaf(ws, woff, s0, nb, target, budget)
+            if budget < 0.0:
+                return nodes
         if nodes > max_work:
             ws.comp_fallback[comp] = 1
             break
@@ -508,8 +533,21 @@ def search_component(ws, comp, remaining, max_work):
         else:
             enter = False
             # the last box changed value: record that solution, then advance again
-            _record_solution(ws, woff, s0, nb)
-    return nodes
+            budget = _leaf(ws, woff, s0, nb, target, budget)
+            if budget < 0.0:
+                return nodes
+    return nodes if target < 0 else -1
+
+
+@step
+def _leaf(ws, woff, s0, nb, target, budget):
+    """A full assignment on the search stack: tallied (target < 0), or when sampling,
+    its weight taken off `budget` if it holds `target` mines. Returns the budget left."""
+    if target < 0:
+        _record_solution(ws, woff, s0, nb)
+    elif ws.stack_m[nb] == target:
+        budget -= ws.stack_w[nb]
+    return budget
 
 
 @step
@@ -804,6 +842,149 @@ def _untouched_marginal(ws, n_comp, remaining, untouched, plen, inv_total):
     return acc * inv_total / untouched, UNCERTAIN
 
 
+# ---- sampling a layout
+SAMPLE_OK = 0
+SAMPLE_ESTIMATED = 1  # some component was past the work bound: its weights are an estimate
+SAMPLE_FAILED = 2  # a rounding corner: no assignment was drawn (never seen; the caller may retry)
+
+
+@kernel
+def _draw(weights, lo, hi, total, rng):
+    """An index in [lo, hi) drawn with probability weights[i] / total."""
+    u = rng.random() * total
+    last = lo
+    for i in range(lo, hi):
+        w = weights[i]
+        if w > 0.0:
+            last = i
+            u -= w
+            if u < 0.0:
+                return i
+    return last  # u met the rounding of total: the last index with weight
+
+
+@kernel
+def _choose_cells(order, lo, size, k, out, rng):
+    """Mark k of the `size` cells order[lo:lo + size] as mines in `out`, uniformly
+    (a partial Fisher-Yates shuffle of that slice)."""
+    for i in range(k):
+        j = i + uniform_below(rng, size - i)
+        t = order[lo + i]
+        order[lo + i] = order[lo + j]
+        order[lo + j] = t
+        out[order[lo + i]] = 1
+
+
+@kernel
+def _group_cells(ws, view, known, n_box):
+    """ws.cell_order: every unrevealed non-known cell, by box (box b's from
+    ws.box_start[b]), the untouched ones last (from ws.box_start[n_box])."""
+    n = view.shape[0]
+    for b in range(n_box + 1):
+        ws.box_start[b] = 0
+    for i in range(n):
+        if view[i] < 0 and not known[i]:
+            b = ws.cell_box[i]
+            ws.box_start[(b if b >= 0 else n_box)] += 1
+    acc = 0
+    for b in range(n_box + 1):
+        size = ws.box_start[b]
+        ws.box_start[b] = acc
+        acc += size
+    for i in range(n):
+        if view[i] < 0 and not known[i]:
+            b = ws.cell_box[i]
+            b = b if b >= 0 else n_box
+            ws.cell_order[ws.box_start[b]] = i
+            ws.box_start[b] += 1
+    for b in range(n_box, 0, -1):  # each start was moved to the next box's: shift back
+        ws.box_start[b] = ws.box_start[b - 1]
+    ws.box_start[0] = 0
+
+
+@kernel
+def sample_layout(ws, view, known, rng, out):
+    """A mine layout drawn uniformly among all layouts consistent with `view`, exactly
+    (no rejection). Call it after `solve_kernel(ws, view, known, ...)` returned OK, with
+    the same view and known; it may be called many times for one solve.
+
+    Writes out[i] = 1 on the drawn mines (known cells included), 0 elsewhere. How: each
+    component's mine count is drawn in turn given the ones drawn before (its weight by
+    mine count times the suffix weight of everything after it, ws.suffix), then one of
+    its assignments of box mine counts with that total, by weight (`search_component`
+    again, stopping at a random point of the cumulative weight), then the cells of each
+    box uniformly; the cells touching no number take the remaining mines uniformly.
+    Returns SAMPLE_OK, SAMPLE_ESTIMATED (a component past the work bound: its draw
+    follows the estimate) or SAMPLE_FAILED."""
+    n = view.shape[0]
+    n_comp = np.int64(ws.stats[STAT_COMPONENTS])
+    remaining = np.int64(ws.stats[STAT_REMAINING])
+    n_box = ws.comp_start[n_comp] if n_comp > 0 else 0
+    stride = remaining + 1
+    for i in range(n):
+        out[i] = 1 if (view[i] < 0 and known[i]) else 0
+    _group_cells(ws, view, known, n_box)
+    status = SAMPLE_OK
+    used = 0
+    for comp in range(n_comp):
+        woff = ws.comp_w_off[comp]
+        top = min(ws.comp_mmax[comp], remaining - used)
+        hrow = (comp + 1) * stride + used
+        total = 0.0
+        for j in range(top + 1):  # others' weight into ws.others[j]
+            ws.others[j] = ws.comp_w[woff + j] * ws.suffix[hrow + j]
+            total += ws.others[j]
+        if total <= 0.0:
+            return SAMPLE_FAILED
+        m = _draw(ws.others, 0, top + 1, total, rng)
+        used += m
+        s0 = ws.comp_start[comp]
+        nb = ws.comp_start[comp + 1] - s0
+        if ws.comp_fallback[comp]:
+            status = SAMPLE_ESTIMATED
+            if not _spread_estimate(ws, s0, nb, m, rng, out):
+                return SAMPLE_FAILED
+            continue
+        _reset_constraints(ws, s0, nb)
+        raw = ws.comp_w[woff + m] * math.exp(ws.comp_logscale[comp])
+        budget = rng.random() * raw * (1.0 - 1e-12)  # the tally's rounding cannot leave it unspent
+        if search_component(ws, comp, remaining, 1 << 62, m, budget) < 0:
+            return SAMPLE_FAILED
+        for q in range(nb):
+            b = ws.comp_boxes[s0 + q]
+            _choose_cells(ws.cell_order, ws.box_start[b], ws.box_size[b], ws.stack_k[q], out, rng)
+    rest = remaining - used
+    lo = ws.box_start[n_box]
+    size = np.int64(ws.stats[STAT_UNTOUCHED])
+    if rest < 0 or rest > size:
+        return SAMPLE_FAILED
+    _choose_cells(ws.cell_order, lo, size, rest, out, rng)
+    return status
+
+
+@kernel
+def _spread_estimate(ws, s0, nb, m, rng, out):
+    """m mines over an estimated component's cells, uniformly (no exact weights exist)."""
+    cells = 0
+    for q in range(nb):
+        cells += ws.box_size[ws.comp_boxes[s0 + q]]
+    if m > cells:
+        return False
+    for _ in range(m):
+        pick = uniform_below(rng, cells)
+        for q in range(nb):
+            b = ws.comp_boxes[s0 + q]
+            lo = ws.box_start[b]
+            for t in range(ws.box_size[b]):
+                c = ws.cell_order[lo + t]
+                if out[c] == 0:
+                    if pick == 0:
+                        out[c] = 1
+                    pick -= 1
+        cells -= 1
+    return True
+
+
 # ----------------------------------------------------------------------- Python side
 @dataclass(frozen=True)
 class Solution:
@@ -866,6 +1047,48 @@ def solve(view, mines, *, max_work: int = DEFAULT_MAX_WORK) -> Solution:
         fallbacks=int(ws.stats[STAT_FALLBACKS]),
         nodes=int(ws.stats[STAT_NODES]),
     )
+
+
+@njit(cache=True)
+def _sample_many(fields, view, known, rng, out):
+    ws = Workspace(*fields)
+    worst = SAMPLE_OK
+    for k in range(out.shape[0]):
+        code = sample_layout(ws, view, known, rng, out[k])
+        worst = max(worst, code)
+    return worst
+
+
+def sample_layouts(view, mines, n: int, seed=None, *, max_work: int = DEFAULT_MAX_WORK) -> np.ndarray:
+    """`n` mine layouts drawn independently and uniformly among those consistent with
+    `view` (exact: no rejection): bool (n, rows, cols). `seed`: int, SeedSequence or Generator.
+
+        >>> import numpy as np
+        >>> view = np.full((2, 2), -1); view[0, 0] = 1
+        >>> sample_layouts(view, 1, 1000, seed=0).sum(axis=0)[0, 0]
+        0
+    """
+    from .engine import as_generator
+
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
+        raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    arr = _check_view(view)
+    solve(arr, mines, max_work=max_work)  # checks mines and consistency
+    rows, cols = arr.shape
+    nbr, nbr_count = _tables(rows, cols)
+    flat = np.ascontiguousarray(arr, dtype=np.int8).ravel()
+    known = np.zeros(flat.shape[0], np.uint8)
+    ws = new_workspace(flat.shape[0], int(mines))
+    solve_fields(tuple(ws), flat, known, int(mines), nbr, nbr_count, int(max_work))
+    out = np.zeros((int(n), flat.shape[0]), np.uint8)
+    code = _sample_many(tuple(ws), flat, known, as_generator(seed), out)
+    if code == SAMPLE_FAILED:
+        raise RuntimeError("sampling failed (a rounding corner case); please report the position")
+    if code == SAMPLE_ESTIMATED:
+        import warnings
+        warnings.warn("a component passed max_work: the layouts follow its estimate, not the exact law",
+                      stacklevel=2)
+    return out.reshape(int(n), rows, cols).astype(bool)
 
 
 def mine_probabilities(view, mines) -> np.ndarray:

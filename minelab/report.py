@@ -52,10 +52,13 @@ PAPERS: dict[str, str] = {
 }
 
 
-PUBLISHED_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", "games", "source", "note")
+PUBLISHED_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", "games", "source", "note", "relation")
 ITEMS_COLUMNS = ("paper", "item", "title", "notebook", "function", "issue", "files")
 MEASURED_INPUT = ("item", "quantity", "value", "ci_low", "ci_high", "games", "note")
 MEASURED_COLUMNS = MEASURED_INPUT + ("notebook", "profile", "date", "version")  # version: minelab's
+# How a published number is stated: "" (not yet classified), "=" a point value, "≈" an
+# approximation (ci_low / ci_high then hold the range the wording implies), or a bound.
+RELATIONS = ("", "=", "≈", "<", ">", "≤", "≥")
 OUTPUT_SUFFIXES = (".png", ".csv", ".md", ".svg", ".pdf", ".html", ".json", ".parquet")
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
@@ -432,6 +435,9 @@ def load_published(paper: str, directory: str | os.PathLike | None = None) -> pd
             _as_games(rec["games"], "games")
         except ValueError:
             problems.append(f"line {line}: games {rec['games']!r} is not a non-negative integer")
+        if rec["relation"] not in RELATIONS:
+            problems.append(f"line {line}: relation {rec['relation']!r} is not one of "
+                            f"{', '.join(repr(r) for r in RELATIONS)}")
     if problems:
         raise ValueError(f"{path}: malformed published-numbers CSV: " + "; ".join(problems[:10]))
     dup = df.duplicated(["item", "quantity"], keep=False)
@@ -501,6 +507,38 @@ def _published_or_empty(paper: str, directory) -> pd.DataFrame:
         return pd.DataFrame(columns=list(PUBLISHED_COLUMNS))
 
 
+def verdict(relation: str, published: float, pub_low: float, pub_high: float,
+            ours: float, low: float, high: float) -> str:
+    """How minelab's number (ours, with its 95% interval low..high) stands to a published
+    one stated with `relation` (see RELATIONS); "" when the relation is not classified.
+
+    "=": agrees when the published value lies in our interval. "≈": agrees when our
+    interval meets the published range (pub_low..pub_high, the rounding the wording
+    implies; the value alone if none). A bound (">" "≥" "<" "≤") is met when our whole
+    interval is on its side, not met when it is wholly on the other, undecided otherwise.
+
+        >>> verdict(">", 0.31, float("nan"), float("nan"), 0.35, 0.34, 0.36)
+        'bound met'
+        >>> verdict("≈", 0.26, 0.255, 0.265, 0.20, 0.19, 0.21)
+        'differs'
+    """
+    if not relation:
+        return ""
+    if ours is None or math.isnan(ours):
+        return "not yet reproduced"
+    low = ours if math.isnan(low) else low
+    high = ours if math.isnan(high) else high
+    if relation == "=":
+        return "agrees" if low <= published <= high else "differs"
+    if relation == "≈":
+        lo = published if math.isnan(pub_low) else pub_low
+        hi = published if math.isnan(pub_high) else pub_high
+        return "agrees" if low <= hi and lo <= high else "differs"
+    above = {">": low > published, "≥": low >= published, "<": high < published, "≤": high <= published}[relation]
+    against = {">": high <= published, "≥": high < published, "<": low >= published, "≤": low > published}[relation]
+    return "bound met" if above else ("bound not met" if against else "undecided (our interval meets the bound)")
+
+
 def _comparison_rows(pub: pd.DataFrame, meas: pd.DataFrame) -> list[list[str]]:
     rows = []
     measured_by_key: dict = {}  # (item, quantity) -> its rows, one per profile measured
@@ -510,22 +548,26 @@ def _comparison_rows(pub: pd.DataFrame, meas: pd.DataFrame) -> list[list[str]]:
     for p in pub.to_dict("records"):
         key = (p["item"], p["quantity"])
         seen.add(key)
-        published = _fmt_ci(p["value"], p["ci_low"], p["ci_high"], p["games"]) + " (published)"
+        rel = p.get("relation", "")
+        published = ((rel + " " if rel and rel != "=" else "")
+                     + _fmt_ci(p["value"], p["ci_low"], p["ci_high"], p["games"]) + " (published)")
         ms = measured_by_key.get(key)
         if not ms:
-            rows.append([p["quantity"], published, "not yet reproduced", ""])
+            rows.append([p["quantity"], published, "not yet reproduced", "", "not yet reproduced" if rel else ""])
         for m in ms or ():
             rows.append([p["quantity"], published, _fmt_ci(m["value"], m["ci_low"], m["ci_high"], m["games"]),
-                         m["profile"]])
+                         m["profile"], verdict(rel, p["value"], p["ci_low"], p["ci_high"], m["value"], m["ci_low"],
+                                               m["ci_high"])])
     for m in meas.to_dict("records"):
         if (m["item"], m["quantity"]) not in seen:
             rows.append([m["quantity"], "no published value",
-                         _fmt_ci(m["value"], m["ci_low"], m["ci_high"], m["games"]), m["profile"]])
+                         _fmt_ci(m["value"], m["ci_low"], m["ci_high"], m["games"]), m["profile"], ""])
     return rows
 
 
-COMPARISON_HEADER = ["quantity", "published", "minelab (95% CI, games)", "profile"]
-COMPARE_COLUMNS = ["item", "quantity", "published", "minelab", "ci_low", "ci_high", "games", "profile"]
+COMPARISON_HEADER = ["quantity", "published", "minelab (95% CI, games)", "profile", "verdict"]
+COMPARE_COLUMNS = ["item", "quantity", "relation", "published", "minelab", "ci_low", "ci_high", "games", "profile",
+                   "verdict"]
 
 
 def compare(paper: str, item: str | None = None, *,
@@ -542,8 +584,9 @@ def compare(paper: str, item: str | None = None, *,
     meas = load_measured(paper)
     if item is not None:
         pub, meas = pub[pub["item"] == item], meas[meas["item"] == item]
-    left = pd.DataFrame({"item": pub["item"], "quantity": pub["quantity"],
-                         "published": pd.to_numeric(pub["value"], errors="coerce")})
+    left = pd.DataFrame({"item": pub["item"], "quantity": pub["quantity"], "relation": pub["relation"],
+                         "published": pd.to_numeric(pub["value"], errors="coerce"),
+                         "pub_low": pub["ci_low"], "pub_high": pub["ci_high"]})
     right = pd.DataFrame({"item": meas["item"], "quantity": meas["quantity"], "minelab": meas["value"],
                           "ci_low": meas["ci_low"], "ci_high": meas["ci_high"], "games": meas["games"],
                           "profile": meas["profile"]})
@@ -556,8 +599,11 @@ def compare(paper: str, item: str | None = None, *,
     out = out.sort_values("_order", kind="stable").drop(columns="_order").reset_index(drop=True)
     out["games"] = out["games"].astype("Int64")
     out["profile"] = out["profile"].fillna("")
-    for col in ("published", "minelab", "ci_low", "ci_high"):
+    out["relation"] = out["relation"].fillna("")
+    for col in ("published", "minelab", "ci_low", "ci_high", "pub_low", "pub_high"):
         out[col] = out[col].astype(float)
+    out["verdict"] = [verdict(r.relation, r.published, r.pub_low, r.pub_high, r.minelab, r.ci_low, r.ci_high)
+                      for r in out.itertuples()]
     return out[COMPARE_COLUMNS]
 
 
@@ -642,6 +688,6 @@ def build_report(path: str | os.PathLike | None = None, *,
     return _write_text(path, text)
 
 
-__all__ = ["PAPERS", "PROFILES", "PaperResult", "publish", "output_name", "figures_dir", "save_figure", "save_table",
+__all__ = ["PAPERS", "PROFILES", "RELATIONS", "verdict", "PaperResult", "publish", "output_name", "figures_dir", "save_figure", "save_table",
            "markdown_table", "record_measured", "load_measured", "load_published", "load_items", "compare",
            "build_report"]

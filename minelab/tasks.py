@@ -9,6 +9,8 @@ so cached one file per task, checked against the code that computed it.
     "train_test"  one learner trained through a schedule of levels, then copies of it
                   tested on other levels (lordeiro2021's experiments; the leaderboard's
                   learners)
+    "train_eval"  one learner trained on a level, its frozen greedy policy evaluated on
+                  fresh boards every so many games (bilir2023's curves)
 
     tasks = play_tasks(["csp", "hcsp"], "9x9x10", 20_000, seed=0)   # paired chunks
     df = run_sweep(tasks)
@@ -27,8 +29,8 @@ from .runner import MAX_GAMES, play
 from .stats import wilson
 from .sweep import derive_seed, task_kind
 
-__all__ = ["play_task", "train_test_task", "play_tasks", "train_spec", "win_rates", "check_games",
-           "CHUNK", "CURVE_POINTS"]
+__all__ = ["play_task", "train_test_task", "train_eval_task", "play_tasks", "train_spec", "eval_spec",
+           "win_rates", "check_games", "CHUNK", "CURVE_POINTS"]
 
 CHUNK = 5_000  # games per play task in play_tasks: a big run is resumable chunk by chunk
 CURVE_POINTS = 500  # a training stage is recorded as this many blocks of games
@@ -219,3 +221,90 @@ def train_spec(agent: str, agent_params: dict, schedule, tests=(), table=False, 
             "schedule": [[str(lv), int(n)] for lv, n in schedule],
             "tests": [[str(lv), int(n)] for lv, n in tests], "table": bool(table)}
     return {**task, "seed": derive_seed(seed, task)}
+
+
+# ---------------------------------------------------------------------- "train_eval"
+_EVAL_FIELDS = {"kind", "module", "seed", "agent", "agent_params", "level", "games", "every", "eval_games",
+                "eval_seed"}
+
+
+def _check_eval(task: dict) -> None:
+    unknown = sorted(set(task) - _EVAL_FIELDS)
+    if unknown:
+        raise ValueError(f"field {unknown[0]!r} is not a 'train_eval' param (allowed: {', '.join(sorted(_EVAL_FIELDS))})")
+    for field in ("agent", "level", "games", "every", "eval_games", "eval_seed"):
+        if field not in task:
+            raise ValueError(f"missing field {field!r}")
+    agent = _check_agent(task)
+    if agent.learns and not hasattr(agent, "frozen"):
+        raise ValueError(f"field 'agent': {task['agent']!r} learns but has no frozen() policy to evaluate")
+    try:
+        Level.parse(task["level"])
+    except ValueError as exc:
+        raise ValueError(f"field 'level': {exc}") from None
+    for field in ("games", "every", "eval_games"):
+        v = task[field]
+        if type(v) is not int or not 1 <= v <= MAX_GAMES:
+            raise ValueError(f"field {field!r} must be an integer in [1, {MAX_GAMES}], got {v!r}")
+    if task["games"] % task["every"]:
+        raise ValueError(f"field 'games' ({task['games']}) must be a multiple of 'every' ({task['every']})")
+    if type(task["eval_seed"]) is not int or task["eval_seed"] < 0:
+        raise ValueError(f"field 'eval_seed' must be a non-negative integer, got {task['eval_seed']!r}")
+
+
+def evaluation_seed(eval_seed: int, point: int) -> np.random.SeedSequence:
+    """The boards (and the evaluated policy's own random choices) of evaluation point
+    `point` (1 = after the first block of games): the same for every agent evaluated with
+    `eval_seed` (paired comparisons), whatever the run's length."""
+    return np.random.SeedSequence(eval_seed, spawn_key=(point,))
+
+
+@task_kind("train_eval", check=_check_eval, agents=_task_agent)
+def train_eval_task(params: dict) -> pd.DataFrame:
+    """Train one learner on `level` for `games` games; after every `every` games, play
+    its frozen greedy policy (`agent.frozen()`: no exploration, no learning) on
+    `eval_games` fresh boards from `evaluation_seed(eval_seed, point)`. An agent that does
+    not learn is only evaluated, at the same points (a baseline on the same boards).
+
+    Training block i is dealt from spawn i of the task's seed, so a longer run repeats a
+    shorter one's blocks. One frame, column `part`:
+      train  one row per block: games_end, games, wins, moves, and the agent's extra
+             record fields after the block's last game (e.g. `states`)
+      eval   one row per point: games_end, games, wins
+    """
+    agent = make_agent(params["agent"], **params.get("agent_params", {}))
+    level, every, n_eval = params["level"], params["every"], params["eval_games"]
+    points = params["games"] // every
+    train_rows, eval_rows = [], []
+    for point in range(1, points + 1):
+        if agent.learns:
+            df = play(agent, level, every, np.random.SeedSequence(params["seed"], spawn_key=(point,)),
+                      progress=False)
+            row = {"games_end": point * every, "games": every, "wins": int(df["won"].sum()),
+                   "moves": int(df["moves"].sum())}
+            row.update({field: int(df[field].iloc[-1]) for field in agent.extra_fields})
+            train_rows.append(row)
+        policy = agent.frozen() if agent.learns else agent
+        ev = play(policy, level, n_eval, evaluation_seed(params["eval_seed"], point), progress=False)
+        eval_rows.append({"games_end": point * every, "games": n_eval, "wins": int(ev["won"].sum())})
+    frames = [pd.DataFrame(train_rows).assign(part="train")] if train_rows else []
+    frames.append(pd.DataFrame(eval_rows).assign(part="eval"))
+    out = pd.concat(frames, ignore_index=True)
+    out["part"] = out["part"].astype("category")
+    return out
+
+
+def eval_spec(agent: str, agent_params: dict, level: str, games: int, every: int, eval_games: int,
+              seed: int = 0, eval_seed: int | None = None) -> dict:
+    """A train_eval task. Its training boards derive from (seed, level, every) only, and its
+    evaluation boards from eval_seed (default: derived from seed): every agent given the
+    same seeds trains and is evaluated on the same boards.
+
+        eval_spec("q-learning", {}, "5x5x5:none", 1_000_000, 100_000, 10_000, seed=0)
+    """
+    base = {"level": str(level), "every": int(every)}
+    if eval_seed is None:
+        eval_seed = derive_seed(seed, {**base, "evaluation": True})
+    return {"kind": "train_eval", "agent": agent, "agent_params": dict(agent_params), "level": str(level),
+            "games": int(games), "every": int(every), "eval_games": int(eval_games), "eval_seed": int(eval_seed),
+            "seed": derive_seed(seed, base)}

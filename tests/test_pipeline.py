@@ -250,7 +250,7 @@ def test_antimatroid_published_numbers():
     assert set(df.index.get_level_values("item")) <= set(items.loc[items["paper"] == "antimatroid2012", "item"])
 
 
-GOOD_HEADER = "paper,item,quantity,value,ci_low,ci_high,games,source,note\n"
+GOOD_HEADER = "paper,item,quantity,value,ci_low,ci_high,games,source,note,relation\n"
 
 
 @pytest.mark.parametrize("text", [

@@ -1,0 +1,125 @@
+"""`RLAgent`: the Python side the RL families share (Q-learning, SARSA, linear Q, MCTS).
+
+An agent learns as it plays (`ml.play(agent, "5x5x5:none", n, seed)` trains it) and
+keeps what it learned across runs; it is tied to the board size it first played.
+`frozen()` gives a view of it that plays greedily on its current values and learns
+nothing (the paper's evaluation), sharing its values without copying them.
+
+A family supplies three kernels' worth of methods: `_step(gs, work, deal_rng)` (one
+decision: choose, click, learn), `_batch(gs, work, n_games, deal_rng, out)` (returns the
+games it played; fewer than asked when its table must grow first, see `_make_room`) and
+`_peek(game, work)` (the next cell without side effects, for `choose`).
+"""
+from __future__ import annotations
+
+import copy
+import weakref
+
+import numpy as np
+
+from ...cells import REVEAL
+from ...engine import SP_COLS, SP_ROWS, Move
+from ..base import Agent
+from .common import exploration
+
+P_ROW, P_ACTION = 0, 1  # pending decision of a game in progress: its state's row, the action chosen
+
+
+class RLAgent(Agent):
+    """Base of the RL families (see the module docstring)."""
+
+    learns = True
+    extra_fields = ("states",)  # states stored after each game (0 for linear Q, which stores none)
+
+    def __init__(self, seed=None, *, random_games: int = 500_000, epsilon_min: float = 0.01,
+                 epsilon_decay: float = 1e-5, epsilon: float | None = None, learning: bool = True):
+        super().__init__(seed)
+        self.explore = exploration(random_games, epsilon_min, epsilon_decay, epsilon)
+        if not isinstance(learning, (bool, np.bool_)):
+            raise ValueError(f"learning must be True or False, got {learning!r}")
+        self.learning = bool(learning)
+        self.games = np.zeros(1, np.int64)  # training games played (the exploration schedule's i)
+        self._shape = None  # (rows, cols) of the boards it plays
+        self._work = {}  # batch scratch
+        self._game_work = weakref.WeakKeyDictionary()  # interactive: each Game its own pending decision
+
+    def params(self) -> dict:
+        ex = self.explore
+        out = {"random_games": ex.random_games}
+        if ex.constant >= 0:
+            out["epsilon"] = ex.constant
+        else:
+            out.update(epsilon_min=ex.epsilon_min, epsilon_decay=ex.epsilon_decay)
+        if not self.learning:
+            out["learning"] = False
+        return out
+
+    # --- the board it learns on ------------------------------------------------------
+    def _bind(self, rows: int, cols: int) -> None:
+        if self._shape is None:
+            self._shape = (rows, cols)
+            self._allocate(rows * cols)
+        elif self._shape != (rows, cols):
+            raise ValueError(f"this {self.name} agent learned on {self._shape[0]}x{self._shape[1]} boards; "
+                             f"its states mean nothing on {rows}x{cols}")
+
+    def _allocate(self, cells: int) -> None:
+        """Create the values for boards of `cells` cells (the families' tables)."""
+        raise NotImplementedError
+
+    def _new_work(self, cells: int):
+        raise NotImplementedError
+
+    def _make_room(self) -> None:
+        """Grow the table before a game (tabular families); nothing for linear Q."""
+
+    def frozen(self) -> "RLAgent":
+        """A greedy, non-learning view of this agent sharing its values (evaluation):
+        epsilon 0, nothing stored, a state never stored plays a uniformly random covered
+        cell. Valid until this agent plays again (its table may grow and move)."""
+        twin = copy.copy(self)
+        twin.learning = False
+        twin.explore = self.explore._replace(random_games=0, constant=0.0)
+        twin.games = self.games.copy()
+        twin._work = {}
+        twin._game_work = weakref.WeakKeyDictionary()
+        return twin
+
+    def copy(self) -> "RLAgent":
+        """An independent agent with the same knowledge."""
+        twin = copy.deepcopy(self)
+        return twin
+
+    # --- play ----------------------------------------------------------------------
+    def play_batch(self, gs, n_games, deal_rng, out):
+        rows, cols = int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS])
+        self._bind(rows, cols)
+        if (rows, cols) not in self._work:
+            self._work[(rows, cols)] = self._new_work(rows * cols)
+        work = self._work[(rows, cols)]
+        done = 0
+        while True:  # at least one call: a zero-game batch compiles the kernel (the runner's warm-up)
+            self._make_room()
+            done += self._batch(gs, work, n_games - done, deal_rng, out[done:])
+            if done >= n_games:
+                break
+
+    def act(self, game) -> list:
+        """One decision on `game` (in progress): choose a cell, reveal it, learn from the
+        reward (the learning of the game's last click happens in the decision that ends it)."""
+        if game.over:
+            raise ValueError("act() needs a game in progress; this one is over")
+        self._bind(game.level.rows, game.level.cols)
+        if game not in self._game_work:
+            self._game_work[game] = self._new_work(game.level.cells)
+        self._make_room()
+        cell = int(self._step(game._gs, self._game_work[game], game._rng))
+        move = Move(REVEAL, cell // game.level.cols, cell % game.level.cols)
+        game.moves.append(move)
+        return [move]
+
+    def _choose(self, game):
+        self._bind(game.level.rows, game.level.cols)
+        work = self._game_work.get(game) or self._new_work(game.level.cells)
+        cell = int(self._peek(game, work))
+        return Move(REVEAL, cell // game.level.cols, cell % game.level.cols)

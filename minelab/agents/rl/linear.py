@@ -1,0 +1,156 @@
+"""Linear action values (Bilir, Kong & Wittenbrink 2023, §4.3): Q(s, .) = W f(s) + B.
+
+f(s) is the one-hot of every cell's state: a board of n cells is n x L features, L = 11
+values a cell can take in the paper's encoding (covered, a mine, 0..8; a mine never
+shows in a state the agent acts from, so its weights stay 0). W is n x (n L), B has n
+entries: n^2 L + n parameters (6,900 on 5x5). One decision (`linear_step`):
+
+    a = epsilon-greedy over Q(s, .) on the covered cells; reveal it: reward r, view s'
+    delta = r + gamma max_b Q(s', b) - Q(s, a)      (r alone when s' ends the game)
+    W[a, f(s)] += alpha delta;  B[a] += alpha delta  (the gradient of Q(s, a) is f(s))
+
+alpha 0.01, gamma 0.9 (§4.3). Exploration as for the tabular agents by default (§4.5
+says the schedule is the same for all three); the authors' program used a constant
+epsilon = 0.1 for this agent: `make_agent("linear-q", random_games=0, epsilon=0.1)`.
+Frozen (evaluation): greedy, learning nothing (every state has values here, so no
+random fallback).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ...cells import COVERED, MINE, ONGOING
+from ...engine import (ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell, record_game)
+from ..base import register
+from .agent import P_ACTION, RLAgent
+from .common import check_rate, epsilon_at, epsilon_greedy, game_reward, max_covered
+
+CELL_VALUES = 11  # L: covered, mine, 0..8
+
+
+class LinearWork(NamedTuple):
+    pending: np.ndarray  # int64[2]: P_ROW (unused), P_ACTION of the game in progress
+    feat: np.ndarray  # int64[n]: the active feature of each cell in s
+    feat_next: np.ndarray  # int64[n]: in s'
+    q: np.ndarray  # float64[n]: Q(s, .), then Q(s', .)
+
+
+def new_linear_work(cells: int) -> LinearWork:
+    return LinearWork(np.full(2, -1, np.int64), np.zeros(cells, np.int64), np.zeros(cells, np.int64),
+                      np.zeros(cells, np.float64))
+
+
+# ------------------------------------------------------------------ kernels
+@kernel
+def action_values(W, B, view, feat, q):
+    """feat[c] = the index of cell c's active feature (c L + code: covered 0, mine 1,
+    number v: v + 2); q[a] = B[a] + sum_c W[a, feat[c]] on the covered cells a."""
+    n = view.shape[0]
+    for c in range(n):
+        v = view[c]
+        feat[c] = c * CELL_VALUES + (v + 2 if v >= 0 else (1 if v == MINE else 0))
+    for a in range(n):
+        if view[a] == COVERED:
+            acc = B[a]
+            for c in range(n):
+                acc += W[a, feat[c]]
+            q[a] = acc
+
+
+@kernel
+def linear_step(gs, W, B, alpha, gamma, learning, ex, work, games, deal_rng, rng):
+    """One decision on game gs (see the module docstring). Returns the cell revealed."""
+    view = gs.shown
+    st = gs.counters
+    epsilon = epsilon_at(ex, games[0])
+    action_values(W, B, view, work.feat, work.q)
+    a = work.pending[P_ACTION]
+    if a < 0:
+        a = epsilon_greedy(work.q, view, epsilon, rng)
+    q_sa = work.q[a]
+    if st[ST_DEALT] == 0:
+        deal_first_click(gs, a, deal_rng)
+    got = open_cell(gs, a)
+    target = game_reward(st[ST_STATUS], got)
+    a2 = np.int64(-1)
+    if st[ST_STATUS] == ONGOING:
+        # only row a of W changes below, and a is revealed in s': Q(s', .) is final now
+        action_values(W, B, view, work.feat_next, work.q)
+        a2 = epsilon_greedy(work.q, view, epsilon, rng)
+        target += gamma * max_covered(work.q, view)
+    if learning:
+        step = alpha * (target - q_sa)
+        for c in range(work.feat.shape[0]):
+            W[a, work.feat[c]] += step
+        B[a] += step
+        if a2 < 0:
+            games[0] += 1
+    work.pending[P_ACTION] = a2
+    return a
+
+
+@kernel
+def linear_batch(gs, W, B, alpha, gamma, learning, ex, work, games, n_games, deal_rng, rng, out):
+    """Play n_games, one row of `out` each (the engine's records). Returns n_games."""
+    for g in range(n_games):
+        begin_game(gs, deal_rng)
+        work.pending[:] = -1
+        while gs.counters[ST_STATUS] == ONGOING:
+            linear_step(gs, W, B, alpha, gamma, learning, ex, work, games, deal_rng, rng)
+        record_game(gs, out, g)
+    return n_games
+
+
+# ------------------------------------------------------------------ the agent
+@register
+class LinearQAgent(RLAgent):
+    """Linear Q (Bilir et al. 2023, §4.3): Q(s, .) = W f(s) + B over a one-hot of the
+    board, alpha 0.01, gamma 0.9 (minelab.agents.rl.linear)."""
+
+    name = "linear-q"
+    extra_fields = ()
+
+    def __init__(self, seed=None, *, alpha: float = 0.01, gamma: float = 0.9, random_games: int = 500_000,
+                 epsilon_min: float = 0.01, epsilon_decay: float = 1e-5, epsilon: float | None = None,
+                 learning: bool = True):
+        super().__init__(seed, random_games=random_games, epsilon_min=epsilon_min, epsilon_decay=epsilon_decay,
+                         epsilon=epsilon, learning=learning)
+        self.alpha = check_rate("alpha", alpha, 0.0, 1.0, lo_open=True)
+        self.gamma = check_rate("gamma", gamma, 0.0, 1.0)
+        self.W = self.B = None
+
+    def params(self) -> dict:
+        return {"alpha": self.alpha, "gamma": self.gamma, **super().params()}
+
+    def _allocate(self, cells):
+        self.W = np.zeros((cells, cells * CELL_VALUES), np.float64)
+        self.B = np.zeros(cells, np.float64)
+
+    def _new_work(self, cells):
+        return new_linear_work(cells)
+
+    def _args(self):
+        return self.W, self.B, self.alpha, self.gamma, int(self.learning), self.explore
+
+    def _step(self, gs, work, deal_rng):
+        return linear_step(gs, *self._args(), work, self.games, deal_rng, self.rng)
+
+    def _batch(self, gs, work, n_games, deal_rng, out):
+        return linear_batch(gs, *self._args(), work, self.games, n_games, deal_rng, self.rng, out)
+
+    def _peek(self, game, work):
+        twin_work = LinearWork(*(a.copy() for a in work))
+        rng = np.random.Generator(np.random.PCG64())
+        rng.bit_generator.state = self.rng.bit_generator.state
+        return linear_peek(game._gs.shown, self.W, self.B, self.explore, twin_work, self.games, rng)
+
+
+@kernel
+def linear_peek(view, W, B, ex, work, games, rng):
+    """The cell the next decision reveals (on copies of the work and the stream)."""
+    if work.pending[P_ACTION] >= 0:
+        return work.pending[P_ACTION]
+    action_values(W, B, view, work.feat, work.q)
+    return epsilon_greedy(work.q, view, epsilon_at(ex, games[0]), rng)

@@ -1,0 +1,267 @@
+"""Monte Carlo tree search with statistics kept across games (Bilir, Kong & Wittenbrink
+2023, §4.4), after Kochenderfer, Wheeler & Wray, *Algorithms for Decision Making*, §9.6.
+
+Before each real move the agent runs `simulations` simulations from the current view
+(the paper: 1, and 10 in its Fig A1). A simulation:
+
+1. draws a hidden layout **uniformly among those consistent with the view**
+   (`probability.sample_layout`: exact, no rejection). Before the first click of a
+   `safe` / `opening` game nothing is dealt: the simulation deals at its first click
+   under the level's rule, as the engine would;
+2. from the view's state, picks the action of largest UCB1
+   Q(s,a) + c sqrt(log N(s) / N(s,a)), N(s) = sum_a N(s,a), an untried action first
+   (lowest index), reveals it on the drawn layout, and goes on until the game ends or
+   it reaches a state never stored, which it stores with Q = N = 0 and values 0 (no
+   rollout policy, no prior: §4.4); depth is unlimited (the game's end, §4.4);
+3. backs the discounted return q = r + gamma q' up the path:
+   N(s,a) += 1, Q(s,a) += (q - Q(s,a)) / N(s,a).
+
+The real move is then the argmax of Q(s, .) over the covered cells, ties to the lowest
+index. c = 100, gamma = 0.9 (§4.4), rewards +1 / +10 / -10. Statistics (`StateTable`
+with visit counts) are kept across games, as the paper's runs do.
+
+`leaky=True` is a **labelled cheat**: simulations replay the true hidden layout, as the
+authors' program did (its simulations copied the real board). It exists to measure
+what that leak was worth; such an agent has `cheat = True` and its records say so.
+
+Frozen (evaluation): no simulations, the argmax of the stored Q; a state never stored
+plays a uniformly random covered cell (§5).
+"""
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from ...cells import COVERED, ONGOING
+from ...engine import (N_RECORD, SP_MINES, ST_DEALT, ST_STATUS, GameState, begin_game, deal_first_click, kernel,
+                       neighbour_counts, open_cell, random_covered_cell, record_game)
+from ...probability import DEFAULT_MAX_WORK, OK, new_workspace, sample_layout, solve_kernel
+from ..base import register
+from .agent import RLAgent
+from .common import argmax_covered, check_count, check_rate, game_reward
+from .table import SM_ROWS, StateTable, find_row, insert_row, key_words, pack_view, table_room
+
+
+class MctsConfig(NamedTuple):
+    simulations: int
+    c: float
+    gamma: float
+    leaky: int
+    learning: int
+
+
+class MctsWork(NamedTuple):
+    sim_counters: np.ndarray  # the simulated game's arrays (see engine.GameState)
+    sim_mine: np.ndarray
+    sim_counts: np.ndarray
+    sim_shown: np.ndarray
+    sim_stack: np.ndarray
+    path_row: np.ndarray  # int64[n]: the states of a simulation's path
+    path_action: np.ndarray  # int64[n]
+    path_reward: np.ndarray  # float64[n]
+    key: np.ndarray  # uint64[words]
+    known: np.ndarray  # uint8[n]: all 0 (the solver's "known mines")
+    pending: np.ndarray  # int64[2] (unused: each decision is made afresh)
+
+
+def new_mcts_work(cells: int) -> MctsWork:
+    i64 = np.int64
+    return MctsWork(np.zeros(8, i64), np.zeros(cells, np.uint8), np.zeros(cells, np.int8),
+                    np.zeros(cells, np.int8), np.zeros(cells, np.int32), np.zeros(cells, i64), np.zeros(cells, i64),
+                    np.zeros(cells, np.float64), np.zeros(key_words(cells), np.uint64), np.zeros(cells, np.uint8),
+                    np.full(2, -1, i64))
+
+
+# ------------------------------------------------------------------ kernels
+@kernel
+def ucb1_action(q, visits, view, c):
+    """The covered cell of largest Q + c sqrt(log N(s) / N(s,a)); untried ones first
+    (lowest index)."""
+    total = 0
+    for i in range(view.shape[0]):
+        total += visits[i]
+    best = -1
+    top = -np.inf
+    log_total = math.log(total) if total > 0 else 0.0
+    for i in range(view.shape[0]):
+        if view[i] != COVERED:
+            continue
+        if visits[i] == 0:
+            return i
+        score = q[i] + c * math.sqrt(log_total / visits[i])
+        if best < 0 or score > top:
+            best = i
+            top = score
+    return best
+
+
+@kernel
+def simulate(gs, tb, cfg, work, ws, rng):
+    """One simulation from game gs's view (see the module docstring, steps 1-3)."""
+    sim = GameState(gs.spec, work.sim_counters, work.sim_mine, work.sim_counts, work.sim_shown, work.sim_stack,
+                    gs.nbr, gs.nbr_count)
+    for i in range(gs.counters.shape[0]):
+        sim.counters[i] = gs.counters[i]
+    for i in range(gs.shown.shape[0]):
+        sim.shown[i] = gs.shown[i]
+    if gs.counters[ST_DEALT]:
+        if cfg.leaky:
+            for i in range(gs.mine.shape[0]):
+                sim.mine[i] = gs.mine[i]  # the labelled cheat: the true layout
+        else:
+            sample_layout(ws, gs.shown, work.known, rng, sim.mine)
+        neighbour_counts(sim.mine, sim.nbr, sim.nbr_count, sim.counts)
+    depth = 0
+    while True:
+        pack_view(sim.shown, work.key)
+        row = find_row(tb, work.key)
+        if row < 0:
+            insert_row(tb, work.key)
+            break
+        a = ucb1_action(tb.q[row], tb.visits[row], sim.shown, cfg.c)
+        if sim.counters[ST_DEALT] == 0:
+            deal_first_click(sim, a, rng)
+        got = open_cell(sim, a)
+        work.path_row[depth] = row
+        work.path_action[depth] = a
+        work.path_reward[depth] = game_reward(sim.counters[ST_STATUS], got)
+        depth += 1
+        if sim.counters[ST_STATUS] != ONGOING:
+            break
+    ret = 0.0
+    for d in range(depth - 1, -1, -1):
+        ret = work.path_reward[d] + cfg.gamma * ret
+        row = work.path_row[d]
+        a = work.path_action[d]
+        tb.visits[row, a] += 1
+        tb.q[row, a] += (ret - tb.q[row, a]) / tb.visits[row, a]
+
+
+@kernel
+def mcts_decide(gs, tb, cfg, work, ws, rng):
+    """The cell of the next real move: simulations first (training), then the argmax of
+    Q(s, .); frozen, a state never stored gets a random covered cell. Returns -1 when the
+    view is inconsistent with the level (cannot happen in a real game)."""
+    view = gs.shown
+    if cfg.learning:
+        if gs.counters[ST_DEALT] and not cfg.leaky:
+            if solve_kernel(ws, view, work.known, gs.spec[SP_MINES], gs.nbr, gs.nbr_count, DEFAULT_MAX_WORK) != OK:
+                return -1
+        for _ in range(cfg.simulations):
+            simulate(gs, tb, cfg, work, ws, rng)
+    pack_view(view, work.key)
+    row = find_row(tb, work.key)
+    if row < 0:
+        return random_covered_cell(view, rng)
+    return argmax_covered(tb.q[row], view)
+
+
+@kernel
+def mcts_step(gs, tb, cfg, work, ws, deal_rng, rng):
+    """One real decision: decide, then reveal. Returns the cell revealed."""
+    a = mcts_decide(gs, tb, cfg, work, ws, rng)
+    if gs.counters[ST_DEALT] == 0:
+        deal_first_click(gs, a, deal_rng)
+    open_cell(gs, a)
+    return a
+
+
+@kernel
+def mcts_batch(gs, tb, cfg, work, ws, games, n_games, deal_rng, rng, out):
+    """Play up to n_games (records, then the states stored). Returns the games played:
+    fewer when the table must grow first."""
+    cells = gs.shown.shape[0]
+    for g in range(n_games):
+        if cfg.learning and not table_room(tb, cells * cfg.simulations):
+            return g
+        begin_game(gs, deal_rng)
+        while gs.counters[ST_STATUS] == ONGOING:
+            mcts_step(gs, tb, cfg, work, ws, deal_rng, rng)
+        if cfg.learning:
+            games[0] += 1
+        record_game(gs, out, g)
+        out[g, N_RECORD] = tb.meta[SM_ROWS]
+    return n_games
+
+
+# ------------------------------------------------------------------ the agent
+@register
+class MctsAgent(RLAgent):
+    """MCTS with UCB1 (c = 100, gamma 0.9), statistics kept across games, simulations
+    from layouts sampled exactly among those consistent with the view (Bilir et al.
+    2023, §4.4; minelab.agents.rl.mcts). leaky=True: the labelled cheat of the authors'
+    program (simulations replay the true layout)."""
+
+    name = "mcts"
+
+    def __init__(self, seed=None, *, simulations: int = 1, c: float = 100.0, gamma: float = 0.9,
+                 leaky: bool = False, learning: bool = True):
+        super().__init__(seed, random_games=0, learning=learning)
+        self.simulations = check_count("simulations", simulations, lo=1)
+        self.c = check_rate("c", c)
+        self.gamma = check_rate("gamma", gamma, 0.0, 1.0)
+        if not isinstance(leaky, (bool, np.bool_)):
+            raise ValueError(f"leaky must be True or False, got {leaky!r}")
+        self.leaky = bool(leaky)
+        self.cheat = self.leaky  # reads the hidden layout during play: a labelled cheat
+        self.table = None
+        self._ws = {}
+
+    def params(self) -> dict:
+        out = {"simulations": self.simulations, "c": self.c, "gamma": self.gamma}
+        if self.leaky:
+            out["leaky"] = True
+        if not self.learning:
+            out["learning"] = False
+        return out
+
+    @property
+    def config(self) -> MctsConfig:
+        return MctsConfig(self.simulations, self.c, self.gamma, int(self.leaky), int(self.learning))
+
+    @property
+    def states(self) -> int:
+        return 0 if self.table is None else len(self.table)
+
+    def _allocate(self, cells):
+        self.table = StateTable(cells, visits=True)
+
+    def _new_work(self, cells):
+        return new_mcts_work(cells)
+
+    def _workspace(self, gs):
+        key = (gs.shown.shape[0], int(gs.spec[SP_MINES]))
+        if key not in self._ws:
+            self._ws[key] = new_workspace(*key)
+        return self._ws[key]
+
+    def _make_room(self):
+        if self.learning:
+            self.table.reserve(self.table.cells * self.simulations)
+
+    def _step(self, gs, work, deal_rng):
+        return mcts_step(gs, self.table.arrays(), self.config, work, self._workspace(gs), deal_rng, self.rng)
+
+    def _batch(self, gs, work, n_games, deal_rng, out):
+        return mcts_batch(gs, self.table.arrays(), self.config, work, self._workspace(gs), self.games, n_games,
+                          deal_rng, self.rng, out)
+
+    def act(self, game) -> list:
+        moves = super().act(game)
+        if game.over and self.learning:
+            self.games[0] += 1
+        return moves
+
+    def _peek(self, game, work):
+        twin = self.copy()
+        twin.rng = np.random.Generator(np.random.PCG64())
+        twin.rng.bit_generator.state = self.rng.bit_generator.state
+        gs = game._gs
+        return mcts_decide(gs, twin.table.arrays(), twin.config, work, twin._workspace(gs), twin.rng)
+
+    def frozen(self):
+        twin = super().frozen()
+        twin._ws = {}
+        return twin

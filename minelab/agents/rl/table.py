@@ -1,0 +1,196 @@
+"""The state table: the whole visible board -> one row of values (one per cell).
+
+Tabular Q-learning, SARSA and the MCTS statistics key a state by everything the player
+sees. A view is packed 4 bits a cell (covered 0, a revealed number 1 + n) into
+`words = ceil(cells / 16)` uint64 words: two words on the paper's 5x5 board. The map is
+open addressing over numpy arrays (linear probing from a multiplicative hash of the
+words), kept at most half full; a slot holds the index of its state's row (-1 = free),
+and the row's key sits in `row_keys`, so the slot array stays 4 bytes a slot.
+
+Memory at the paper's scale (8 million states on 5x5): values 25 x float32 = 100 bytes a
+state, the key 16, the slots 8-16: about 1.1 GB, plus MCTS's visit counts (another 100
+bytes a state) for that agent only.
+
+A kernel never allocates: it checks `table_room` before a game and stops when a game
+might not fit; the Python side grows the arrays (`StateTable.reserve`) and resumes.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from ...engine import kernel
+
+# StateArrays.meta fields: rows used, slot mask, hash shift
+SM_ROWS, SM_MASK, SM_SHIFT = range(3)
+N_STATE_META = 3
+FREE = -1
+CELLS_PER_WORD = 16
+_MUL = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9))
+
+
+class StateArrays(NamedTuple):
+    """The table as kernels take it (`tb`)."""
+
+    slot_row: np.ndarray  # int32[slots]: the row of the state in this slot, FREE if none
+    row_keys: np.ndarray  # uint64[rows_cap, words]: each row's packed view
+    q: np.ndarray         # float32[rows_cap, cells]: a value per action (cell)
+    visits: np.ndarray    # int32[rows_cap or 1, cells]: MCTS's N(s, a) (a 1-row stub for the others)
+    meta: np.ndarray      # int64[N_STATE_META]: SM_* fields
+
+
+def key_words(cells: int) -> int:
+    """uint64 words in the key of a board of `cells` cells."""
+    return (cells + CELLS_PER_WORD - 1) // CELLS_PER_WORD
+
+
+# ------------------------------------------------------------------ kernels
+@kernel
+def pack_view(view, key):
+    """key[:] = the packed view (4 bits a cell: covered 0, number v as v + 1). The
+    table's states are taken before the game ends, so a view never shows a mine here."""
+    words = key.shape[0]
+    n = view.shape[0]
+    for w in range(words):
+        acc = np.uint64(0)
+        lo = w * CELLS_PER_WORD
+        hi = min(n, lo + CELLS_PER_WORD)
+        for i in range(hi - 1, lo - 1, -1):
+            v = view[i]
+            code = np.uint64(v + 1) if v >= 0 else np.uint64(0)
+            acc = (acc << np.uint64(4)) | code
+        key[w] = acc
+
+
+@kernel
+def _slot(tb, key):
+    """The slot holding `key`, or the free slot where it would go."""
+    h = np.uint64(0)
+    for w in range(key.shape[0]):
+        h ^= key[w] * _MUL[w % 3]
+        h = (h << np.uint64(29)) | (h >> np.uint64(35))
+    h *= _MUL[0]
+    mask = tb.meta[SM_MASK]
+    i = np.int64(h >> np.uint64(tb.meta[SM_SHIFT])) & mask
+    while True:
+        row = tb.slot_row[i]
+        if row == FREE:
+            return i
+        same = True
+        for w in range(key.shape[0]):
+            if tb.row_keys[row, w] != key[w]:
+                same = False
+                break
+        if same:
+            return i
+        i = (i + 1) & mask
+
+
+@kernel
+def find_row(tb, key):
+    """The row of state `key`, or -1 when it was never stored."""
+    return tb.slot_row[_slot(tb, key)]
+
+
+@kernel
+def insert_row(tb, key):
+    """The row of state `key`, stored with zero values (and visits) if it was new."""
+    i = _slot(tb, key)
+    row = tb.slot_row[i]
+    if row != FREE:
+        return row
+    row = tb.meta[SM_ROWS]
+    tb.meta[SM_ROWS] = row + 1
+    tb.slot_row[i] = row
+    for w in range(key.shape[0]):
+        tb.row_keys[row, w] = key[w]
+    tb.q[row, :] = 0.0
+    if tb.visits.shape[0] > 1:
+        tb.visits[row, :] = 0
+    return row
+
+
+@kernel
+def table_room(tb, extra):
+    """Whether `extra` more states fit in the rows and keep the slots at most half full."""
+    rows = tb.meta[SM_ROWS] + extra
+    return rows <= tb.q.shape[0] and 2 * rows <= tb.meta[SM_MASK] + 1
+
+
+@kernel
+def _rehash(tb):
+    """Put every row into the (new, all FREE) slots."""
+    for row in range(tb.meta[SM_ROWS]):
+        tb.slot_row[_slot(tb, tb.row_keys[row])] = row
+
+
+# ------------------------------------------------------------------ the Python side
+class StateTable:
+    """Whole-board states of one board size, each with a row of `cells` values (and of
+    visit counts when `visits=True`). Grows by doubling; `reserve(extra)` makes room.
+
+        >>> t = StateTable(25)
+        >>> len(t), t.words
+        (0, 2)
+    """
+
+    def __init__(self, cells: int, *, visits: bool = False, capacity: int = 1 << 12):
+        self.cells = int(cells)
+        self.words = key_words(self.cells)
+        self.with_visits = bool(visits)
+        rows = max(16, int(capacity))
+        self.q = np.zeros((rows, self.cells), np.float32)
+        self.visits = np.zeros((rows if visits else 1, self.cells), np.int32)
+        self.row_keys = np.zeros((rows, self.words), np.uint64)
+        self.meta = np.zeros(N_STATE_META, np.int64)
+        self._new_slots(2 * rows)
+
+    def _new_slots(self, slots: int) -> None:
+        bits = max(4, int(slots - 1).bit_length())
+        self.slot_row = np.full(1 << bits, FREE, np.int32)
+        self.meta[SM_MASK] = (1 << bits) - 1
+        self.meta[SM_SHIFT] = 64 - bits
+        _rehash(self.arrays())
+
+    def __len__(self) -> int:
+        return int(self.meta[SM_ROWS])
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the table's arrays."""
+        return sum(a.nbytes for a in (self.q, self.visits, self.row_keys, self.slot_row, self.meta))
+
+    def arrays(self) -> StateArrays:
+        return StateArrays(self.slot_row, self.row_keys, self.q, self.visits, self.meta)
+
+    def reserve(self, extra: int) -> None:
+        """Grow (doubling) so that `extra` more states fit."""
+        need = len(self) + int(extra)
+        if need > self.q.shape[0]:
+            rows = self.q.shape[0]
+            while rows < need:
+                rows *= 2
+            self.q = _grown(self.q, rows)
+            self.row_keys = _grown(self.row_keys, rows)
+            if self.with_visits:
+                self.visits = _grown(self.visits, rows)
+        if 2 * need > self.slot_row.shape[0]:
+            self._new_slots(2 * max(need, self.q.shape[0]))
+
+    def frame(self) -> pd.DataFrame:
+        """One row per state: its packed key words (k0, k1, ...) and values (q0..), for
+        inspection and tests (small tables: this copies everything)."""
+        n = len(self)
+        cols = {f"k{w}": self.row_keys[:n, w] for w in range(self.words)}
+        cols.update({f"q{i}": self.q[:n, i] for i in range(self.cells)})
+        if self.with_visits:
+            cols.update({f"n{i}": self.visits[:n, i] for i in range(self.cells)})
+        return pd.DataFrame(cols)
+
+
+def _grown(a: np.ndarray, rows: int) -> np.ndarray:
+    out = np.zeros((rows,) + a.shape[1:], a.dtype)
+    out[: a.shape[0]] = a
+    return out

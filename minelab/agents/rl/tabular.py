@@ -1,0 +1,216 @@
+"""Tabular Q-learning and SARSA (Bilir, Kong & Wittenbrink 2023, §4.1-4.2).
+
+The state is the whole visible board (`StateTable`); a state enters the table with all
+values 0 when the agent first acts from it (so a new state's greedy action is its lowest
+covered cell, as an argmax over zeros is). One decision (`tabular_step`):
+
+    a  = the action chosen at s (epsilon-greedy, see common.py)
+    r  = the reward of revealing a; s' the view after it
+    a' = the action chosen at s' (it is the action taken next)
+    Q-learning:                 Q(s,a) += alpha (r + gamma max_b Q(s', b) - Q(s,a))
+    SARSA (the paper's eq. 3):  Q(s,a) += alpha (r + gamma Q(s', a') - Q(s,a))
+    SARSA, bootstrap="current-state" (what the authors' program computes):
+                                Q(s,a) += alpha (r + gamma Q(s, a') - Q(s,a))
+    a terminal s' bootstraps nothing: the target is r.
+
+The max runs over the cells covered in s'. alpha 0.1, gamma 0.9 (§4.1). Frozen
+(evaluation, `frozen()`): epsilon 0, nothing is stored or learned, and a state never
+stored plays a uniformly random covered cell (§5).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ...cells import ONGOING
+from ...engine import (N_RECORD, ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell,
+                       random_covered_cell, record_game)
+from ..base import register
+from .agent import P_ACTION, P_ROW, RLAgent
+from .common import argmax_covered, check_rate, epsilon_at, epsilon_greedy, game_reward, max_covered
+from .table import SM_ROWS, StateTable, find_row, insert_row, key_words, pack_view, table_room
+
+UPDATE_Q, UPDATE_SARSA, UPDATE_SARSA_CURRENT = 0, 1, 2
+BOOTSTRAPS = ("next-state", "current-state")
+
+
+class TabularConfig(NamedTuple):
+    alpha: float
+    gamma: float
+    update: int  # UPDATE_*
+    learning: int  # 1: train; 0: frozen greedy
+
+
+class TabularWork(NamedTuple):
+    pending: np.ndarray  # int64[2]: P_ROW, P_ACTION of the game in progress (-1: none)
+    key: np.ndarray  # uint64[words]: scratch for the packed view
+
+
+def new_tabular_work(cells: int) -> TabularWork:
+    return TabularWork(np.full(2, -1, np.int64), np.zeros(key_words(cells), np.uint64))
+
+
+# ------------------------------------------------------------------ kernels
+@kernel
+def tabular_choose(tb, cfg, view, key, epsilon, rng):
+    """(row of the state `view`, the action chosen there). Training stores a new state;
+    frozen play does not, and plays a random covered cell in a state never stored."""
+    pack_view(view, key)
+    if cfg.learning:
+        row = insert_row(tb, key)
+    else:
+        row = find_row(tb, key)
+        if row < 0:
+            return row, random_covered_cell(view, rng)
+    return row, epsilon_greedy(tb.q[row], view, epsilon, rng)
+
+
+@kernel
+def tabular_step(gs, tb, cfg, ex, work, games, deal_rng, rng):
+    """One decision on game gs (see the module docstring). Returns the cell revealed."""
+    view = gs.shown
+    st = gs.counters
+    pend = work.pending
+    epsilon = epsilon_at(ex, games[0])
+    row, a = pend[P_ROW], pend[P_ACTION]
+    if a < 0:
+        row, a = tabular_choose(tb, cfg, view, work.key, epsilon, rng)
+    if st[ST_DEALT] == 0:
+        deal_first_click(gs, a, deal_rng)
+    got = open_cell(gs, a)
+    r = game_reward(st[ST_STATUS], got)
+    over = st[ST_STATUS] != ONGOING
+    row2, a2 = np.int64(-1), np.int64(-1)
+    if not over:
+        row2, a2 = tabular_choose(tb, cfg, view, work.key, epsilon, rng)
+    if cfg.learning:
+        target = r
+        if not over:
+            if cfg.update == UPDATE_Q:
+                target += cfg.gamma * max_covered(tb.q[row2], view)
+            elif cfg.update == UPDATE_SARSA:
+                target += cfg.gamma * tb.q[row2, a2]
+            else:
+                target += cfg.gamma * tb.q[row, a2]
+        tb.q[row, a] += cfg.alpha * (target - tb.q[row, a])
+        if over:
+            games[0] += 1
+    pend[P_ROW] = row2
+    pend[P_ACTION] = a2
+    return a
+
+
+@kernel
+def tabular_batch(gs, tb, cfg, ex, work, games, n_games, deal_rng, rng, out):
+    """Play up to n_games (one row of `out` each: the engine's records, then the states
+    stored). Returns the games played: fewer when the table must grow first."""
+    cells = gs.shown.shape[0]
+    for g in range(n_games):
+        if cfg.learning and not table_room(tb, cells):
+            return g
+        begin_game(gs, deal_rng)
+        work.pending[:] = -1
+        while gs.counters[ST_STATUS] == ONGOING:
+            tabular_step(gs, tb, cfg, ex, work, games, deal_rng, rng)
+        record_game(gs, out, g)
+        out[g, N_RECORD] = tb.meta[SM_ROWS]
+    return n_games
+
+
+@kernel
+def tabular_peek(tb, cfg, ex, view, key, games, pending_action, rng):
+    """The cell the next decision reveals, storing nothing (rng: a copy)."""
+    if pending_action >= 0:
+        return pending_action
+    pack_view(view, key)
+    row = find_row(tb, key)
+    if row < 0:
+        if not cfg.learning:
+            return random_covered_cell(view, rng)
+        return epsilon_greedy(np.zeros(view.shape[0], np.float32), view, epsilon_at(ex, games[0]), rng)
+    return epsilon_greedy(tb.q[row], view, epsilon_at(ex, games[0]), rng)
+
+
+# ------------------------------------------------------------------ agents
+class TabularAgent(RLAgent):
+    """Tabular Q-learning over whole-board states (see minelab.agents.rl.tabular)."""
+
+    update = UPDATE_Q
+
+    def __init__(self, seed=None, *, alpha: float = 0.1, gamma: float = 0.9, random_games: int = 500_000,
+                 epsilon_min: float = 0.01, epsilon_decay: float = 1e-5, epsilon: float | None = None,
+                 learning: bool = True):
+        super().__init__(seed, random_games=random_games, epsilon_min=epsilon_min, epsilon_decay=epsilon_decay,
+                         epsilon=epsilon, learning=learning)
+        self.alpha = check_rate("alpha", alpha, 0.0, 1.0, lo_open=True)
+        self.gamma = check_rate("gamma", gamma, 0.0, 1.0)
+        self.table = None
+
+    def params(self) -> dict:
+        return {"alpha": self.alpha, "gamma": self.gamma, **super().params()}
+
+    @property
+    def config(self) -> TabularConfig:
+        return TabularConfig(self.alpha, self.gamma, self.update, int(self.learning))
+
+    @property
+    def states(self) -> int:
+        """States stored so far."""
+        return 0 if self.table is None else len(self.table)
+
+    def _allocate(self, cells):
+        self.table = StateTable(cells)
+
+    def _new_work(self, cells):
+        return new_tabular_work(cells)
+
+    def _make_room(self):
+        if self.learning:
+            self.table.reserve(self.table.cells)
+
+    def _step(self, gs, work, deal_rng):
+        return tabular_step(gs, self.table.arrays(), self.config, self.explore, work, self.games, deal_rng, self.rng)
+
+    def _batch(self, gs, work, n_games, deal_rng, out):
+        return tabular_batch(gs, self.table.arrays(), self.config, self.explore, work, self.games, n_games,
+                             deal_rng, self.rng, out)
+
+    def _peek(self, game, work):
+        rng = np.random.Generator(np.random.PCG64())
+        rng.bit_generator.state = self.rng.bit_generator.state
+        return tabular_peek(self.table.arrays(), self.config, self.explore, game._gs.shown, work.key, self.games,
+                            work.pending[P_ACTION], rng)
+
+
+@register
+class QLearningAgent(TabularAgent):
+    """Tabular Q-learning (Bilir et al. 2023, §4.1): state = the whole visible board,
+    alpha 0.1, gamma 0.9, the paper's rewards and exploration (minelab.agents.rl)."""
+
+    name = "q-learning"
+    update = UPDATE_Q
+
+
+@register
+class SarsaAgent(TabularAgent):
+    """Tabular SARSA (Bilir et al. 2023, §4.2). bootstrap="next-state" is the paper's
+    update (Q(s', a')); "current-state" is what the authors' program computes (Q(s, a'))."""
+
+    name = "sarsa"
+
+    def __init__(self, seed=None, *, bootstrap: str = "next-state", **kw):
+        if bootstrap not in BOOTSTRAPS:
+            raise ValueError(f"bootstrap must be one of {', '.join(map(repr, BOOTSTRAPS))}; got {bootstrap!r}")
+        self.bootstrap = bootstrap
+        self.update = UPDATE_SARSA if bootstrap == "next-state" else UPDATE_SARSA_CURRENT
+        super().__init__(seed, **kw)
+
+    def params(self) -> dict:
+        out = super().params()
+        if self.bootstrap != "next-state":
+            out["bootstrap"] = self.bootstrap
+        return out
+
+
+__all__ = ["QLearningAgent", "SarsaAgent", "TabularAgent", "tabular_step", "tabular_batch", "argmax_covered"]
