@@ -1,7 +1,7 @@
 """The `minelab` command: play, bench, reproduce.
 
     minelab play AGENT LEVEL --games N --seed S [--json]
-    minelab bench engine|agents|bandit|csp [--json] [--seconds T] [--train-games N]
+    minelab bench engine|agents|bandit|csp|rl [--json] [--seconds T] [--train-games N]
     minelab reproduce [--profile smoke|quick|paper] [--only NAME] [--scheduler ADDR]
 """
 from __future__ import annotations
@@ -66,13 +66,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     b = sub.add_parser("bench", help="measure throughput (games/s on one core)")
-    b.add_argument("what", choices=("engine", "agents", "bandit", "csp"),
+    b.add_argument("what", choices=("engine", "agents", "bandit", "csp", "rl"),
                    help="engine: oracle play per level (the floor under every agent); agents: each agent on 9x9x10; "
                         "bandit: greedy MAB training on 8x8x10 (first games, and after --train-games) "
                         "and the trained agent's test play on expert; csp: the exact-probability kernel per "
-                        "position, then csp, hcsp and best on beginner (8x8x10) and expert")
-    b.add_argument("--train-games", type=_positive_int, default=100_000,
-                   help="bandit: training games before the trained-rate measurements (default 100000)")
+                        "position, then csp, hcsp and best on beginner (8x8x10) and expert; rl: the RL agents "
+                        "training on 5x5x5:none (Q-learning's random phase and after --train-games), the Q "
+                        "table's bytes, and the Gymnasium environments' steps/s")
+    b.add_argument("--train-games", type=_positive_int, default=None,
+                   help="bandit / rl: training games before the trained-rate measurements "
+                        "(default 100000 for bandit, 10000000 for rl)")
     b.add_argument("--seconds", type=_positive_float, default=2.0, help="time per measurement (default 2)")
     b.add_argument("--json", action="store_true", help="print JSON rows (one per line)")
 
@@ -168,6 +171,51 @@ def bench_bandit(seconds: float, train_games: int) -> list[dict]:
     return rows
 
 
+RL_LEVEL = "5x5x5:none"  # bilir2023's game
+
+
+def bench_rl(seconds: float, train_games: int) -> list[dict]:
+    """The RL agents' training throughput on bilir2023's game (one core), the Q table's
+    memory, and the Gymnasium environments' steps/s. Q-learning: its random phase (a fresh
+    agent: the first 500,000 games explore at random), then after `train_games` games
+    (epsilon-greedy, the table large); each other learner from a fresh agent."""
+    from . import make_agent, play
+    from .envs import bench_envs
+
+    seed = iter(range(10, 10**6))
+    rows = []
+    for name in ("q-learning", "sarsa", "linear-q", "mcts"):
+        play(make_agent(name), RL_LEVEL, 100, seed=0, progress=False)  # compile / load the cache
+    # a fresh agent each call, at most 400,000 games: all of it inside the 500,000-game random phase
+    n, elapsed = _timed(lambda k: play(make_agent("q-learning"), RL_LEVEL, min(k, 400_000), seed=next(seed),
+                                       progress=False), seconds, n=10_000)
+    n = min(n, 400_000)
+    rows.append({"what": "q-learning training, random phase", "agent": "q-learning", "games": n, "seconds": elapsed})
+    agent = make_agent("q-learning")
+    start = time.perf_counter()
+    play(agent, RL_LEVEL, train_games, seed=next(seed), progress=False)
+    rows.append({"what": f"q-learning training, games 1..{train_games:,}", "agent": "q-learning",
+                 "games": train_games, "seconds": time.perf_counter() - start})
+    n, elapsed = _timed(lambda k: play(agent, RL_LEVEL, k, seed=next(seed), progress=False), seconds, n=10_000)
+    rows.append({"what": f"q-learning training after {train_games:,} games", "agent": "q-learning", "games": n,
+                 "seconds": elapsed, "states": agent.states, "table_bytes": agent.table.nbytes,
+                 "bytes_per_state": agent.table.nbytes / max(1, agent.states)})
+    frozen = agent.frozen()
+    n, elapsed = _timed(lambda k: play(frozen, RL_LEVEL, k, seed=next(seed), progress=False), seconds, n=10_000)
+    rows.append({"what": "q-learning greedy evaluation (frozen)", "agent": "q-learning", "games": n, "seconds": elapsed})
+    for name, params in (("sarsa", {}), ("linear-q", {}), ("mcts", {}), ("mcts", {"simulations": 10})):
+        fresh = make_agent(name, **params)
+        n, elapsed = _timed(lambda k: play(fresh, RL_LEVEL, k, seed=next(seed), progress=False), seconds, n=10_000)
+        label = f"{name} training, first games" + (f" ({params})" if params else "")
+        rows.append({"what": label, "agent": name, "games": n, "seconds": elapsed})
+    for r in rows:
+        r.update({"bench": "rl", "level": RL_LEVEL, "seconds": round(r["seconds"], 4),
+                  "games_per_second": r["games"] / r["seconds"]})
+    for r in bench_envs(seconds):
+        rows.append({**r, "bench": "rl", "games_per_second": r.get("steps_per_second")})
+    return rows
+
+
 CSP_BENCH = (("csp", "8x8x10", 1000), ("csp", "16x30x99", 100), ("hcsp", "8x8x10", 1000),
              ("hcsp", "16x30x99", 100), ("best", "8x8x10", 200), ("best", "16x30x99", 20))
 
@@ -227,7 +275,9 @@ def bench_csp(seconds: float):
 
 def cmd_bench(args) -> int:
     if args.what == "bandit":
-        rows = bench_bandit(args.seconds, args.train_games)
+        rows = bench_bandit(args.seconds, args.train_games or 100_000)
+    elif args.what == "rl":
+        rows = bench_rl(args.seconds, args.train_games or 10_000_000)
     elif args.what == "csp":
         rows = bench_csp(args.seconds)
     else:
@@ -244,8 +294,11 @@ def cmd_bench(args) -> int:
                       f"({row['games']} solves in {row['seconds']:.2f} s)", flush=True)
                 continue
             label = f"{row['what']:55s}" if "what" in row else f"{row['agent']:10s} {row['level']:10s}"
-            print(f"{args.what:7s} {label} {row['games_per_second']:>14,.0f} games/s "
-                  f"({row['games']} games in {row['seconds']:.2f} s)", flush=True)
+            unit, count = ("steps", row["steps"]) if "steps" in row else ("games", row["games"])
+            memory = (f"; table {row['states']:,} states, {row['table_bytes'] / 2**20:,.0f} MiB "
+                      f"({row['bytes_per_state']:.0f} B a state)") if "table_bytes" in row else ""
+            print(f"{args.what:7s} {label} {row['games_per_second']:>14,.0f} {unit}/s "
+                  f"({count} {unit} in {row['seconds']:.2f} s){memory}", flush=True)
     return 0
 
 

@@ -92,6 +92,7 @@ from .engine import (
     open_cell,
     uniform_below,
 )
+from .agents.rl.common import REWARD_MINE, REWARD_SAFE, REWARD_WIN
 from .levels import Level
 
 __all__ = ["MinesweeperEnv", "MinesweeperVectorEnv", "REWARD_PRESETS", "ILLEGAL_MODES", "ENV_ID",
@@ -99,7 +100,8 @@ __all__ = ["MinesweeperEnv", "MinesweeperVectorEnv", "REWARD_PRESETS", "ILLEGAL_
 
 ENV_ID = "minelab/Minesweeper-v0"
 REWARD_PRESETS = {
-    "bilir2023": {"safe": 1.0, "win": 10.0, "mine": -10.0},  # Bilir, Kong & Wittenbrink 2023
+    # Bilir, Kong & Wittenbrink 2023: the rewards minelab's RL agents learn from
+    "bilir2023": {"safe": REWARD_SAFE, "win": REWARD_WIN, "mine": REWARD_MINE},
     "win-loss": {"safe": 0.0, "win": 1.0, "mine": -1.0},
 }
 REWARD_KEYS = ("safe", "win", "mine")

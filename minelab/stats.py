@@ -1,4 +1,4 @@
-"""Statistics, all from scipy.stats: Wilson intervals, chi-squared goodness of fit,
+"""Statistics, all from scipy.stats: Wilson intervals, t intervals over runs, chi-squared goodness of fit,
 Mann-Whitney, ECDF, and the one-line win-rate summary used everywhere."""
 from __future__ import annotations
 
@@ -104,6 +104,24 @@ def two_proportion(wins_a: int, games_a: int, wins_b: int, games_b: int) -> dict
     table = [[wins_a, games_a - wins_a], [wins_b, games_b - wins_b]]
     res = _st.fisher_exact(table)
     return {"odds_ratio": float(res.statistic), "p_value": float(res.pvalue)}
+
+
+def t_interval(values, confidence: float = 0.95) -> tuple[float, float, float]:
+    """(mean, low, high): Student's t interval of the mean of independent runs (learners
+    whose games teach each other: one run is one observation). One run: (x, nan, nan).
+
+        >>> m, lo, hi = t_interval([0.30, 0.32, 0.31])
+        >>> round(m, 3), round(lo, 3), round(hi, 3)
+        (0.31, 0.285, 0.335)
+    """
+    x = np.asarray(values, dtype=float)
+    if x.ndim != 1 or x.size == 0 or not np.isfinite(x).all():
+        raise ValueError(f"values must be a non-empty 1-d array of finite numbers, got {values!r}")
+    mean = float(x.mean())
+    if x.size == 1:
+        return mean, float("nan"), float("nan")
+    half = float(_st.t.ppf(0.5 + confidence / 2, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size))
+    return mean, mean - half, mean + half
 
 
 def ecdf(sample) -> tuple[np.ndarray, np.ndarray]:

@@ -68,7 +68,7 @@ from .atomic import atomic_write
 
 __all__ = [
     "task_kind", "list_task_kinds", "task_key", "result_path", "default_results_dir",
-    "validate_tasks", "run_sweep", "load_results", "grid", "derive_seed",
+    "validate_tasks", "run_sweep", "load_results", "task_rows", "grid", "derive_seed",
     "code_stamp", "TaskError", "MissingResultsError", "CorruptResultWarning", "StaleResultWarning",
 ]
 
@@ -492,6 +492,17 @@ def _with_params(frame: pd.DataFrame, task: dict) -> pd.DataFrame:
     n = len(frame)
     params = pd.DataFrame({name: [_scalar(value)] * n for name, value in task.items()}, index=frame.index)
     return pd.concat([params, frame], axis=1)
+
+
+def task_rows(df: pd.DataFrame, task: Mapping) -> pd.DataFrame:
+    """The rows of a `run_sweep` / `load_results` frame that came from `task` (its params
+    are the frame's leading columns: nested ones as canonical JSON)."""
+    mask = np.ones(len(df), bool)
+    for name, value in task.items():
+        if name not in df.columns:
+            return df.iloc[0:0]
+        mask &= (df[name] == _scalar(value)).to_numpy()
+    return df[mask]
 
 
 def _assemble(tasks: list[dict], frames: list[pd.DataFrame]) -> pd.DataFrame:

@@ -268,9 +268,9 @@ def train_eval_task(params: dict) -> pd.DataFrame:
 
     Training block i is dealt from spawn i of the task's seed, so a longer run repeats a
     shorter one's blocks. One frame, column `part`:
-      train  one row per block: games_end, games, wins, moves, and the agent's extra
-             record fields after the block's last game (e.g. `states`)
-      eval   one row per point: games_end, games, wins
+      train  one row per block: games_end, block_games, wins, moves, and the agent's
+             extra record fields after the block's last game (e.g. `states`)
+      eval   one row per point: games_end, boards, wins
     """
     agent = make_agent(params["agent"], **params.get("agent_params", {}))
     level, every, n_eval = params["level"], params["every"], params["eval_games"]
@@ -280,13 +280,13 @@ def train_eval_task(params: dict) -> pd.DataFrame:
         if agent.learns:
             df = play(agent, level, every, np.random.SeedSequence(params["seed"], spawn_key=(point,)),
                       progress=False)
-            row = {"games_end": point * every, "games": every, "wins": int(df["won"].sum()),
+            row = {"games_end": point * every, "block_games": every, "wins": int(df["won"].sum()),
                    "moves": int(df["moves"].sum())}
             row.update({field: int(df[field].iloc[-1]) for field in agent.extra_fields})
             train_rows.append(row)
         policy = agent.frozen() if agent.learns else agent
         ev = play(policy, level, n_eval, evaluation_seed(params["eval_seed"], point), progress=False)
-        eval_rows.append({"games_end": point * every, "games": n_eval, "wins": int(ev["won"].sum())})
+        eval_rows.append({"games_end": point * every, "boards": n_eval, "wins": int(ev["won"].sum())})
     frames = [pd.DataFrame(train_rows).assign(part="train")] if train_rows else []
     frames.append(pd.DataFrame(eval_rows).assign(part="eval"))
     out = pd.concat(frames, ignore_index=True)

@@ -6,7 +6,7 @@ import pytest
 
 MODULES = ["minelab.levels", "minelab.engine", "minelab.stats", "minelab.runner", "minelab.agents.base",
            "minelab.sweep", "minelab.tasks", "minelab.report", "minelab.reproduce", "minelab.playthrough",
-           "minelab.paths", "minelab.render"]
+           "minelab.paths", "minelab.render", "minelab.probability", "minelab.envs", "minelab.agents.rl.table"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -677,3 +677,58 @@ def test_work_bound_sweep():
                 assert_sane_estimate(sol, view, layout)
                 if sol.exact:
                     assert_sound(sol, view, mines, layout)
+
+
+# ----------------------------------------------------------------------------- exact layout sampling
+def consistent_layouts(view, mines):
+    """Every layout (a tuple of unknown flat cells holding mines) that agrees with the view."""
+    unknown, a, values = constraints(view)
+    return [tuple(int(unknown[k]) for k in combo) for combo in itertools.combinations(range(len(unknown)), mines)
+            if (a[list(combo)].sum(axis=0) == values).all()]
+
+
+def test_sampled_layouts_are_uniform_over_the_consistent_ones():
+    """Chi-squared against brute-force enumeration on real positions (several components,
+    untouched cells, flags): every draw consistent, frequencies uniform."""
+    from scipy.stats import chisquare
+
+    tested, pvalues = 0, []
+    for seed in range(200):
+        level = SMALL_LEVELS[seed % len(SMALL_LEVELS)]
+        for view, mines in game_positions(level, seed)[0]:
+            unknown = int(((view == COVERED) | (view == FLAGGED)).sum())
+            if math.comb(unknown, mines) > 20_000:
+                continue
+            layouts = consistent_layouts(view, mines)
+            if not 4 <= len(layouts) <= 200:
+                continue
+            index = {lay: i for i, lay in enumerate(layouts)}
+            draws = probability.sample_layouts(view, mines, 60 * len(layouts), seed=seed)
+            counts = np.zeros(len(layouts))
+            for d in draws.reshape(len(draws), -1):
+                lay = tuple(int(i) for i in np.flatnonzero(d))
+                assert lay in index, f"a sampled layout disagrees with the view {view.tolist()}"
+                counts[index[lay]] += 1
+            pvalues.append(chisquare(counts).pvalue)
+            tested += 1
+            break
+        if tested >= 25:
+            break
+    assert tested >= 25
+    assert min(pvalues) > 1e-4, sorted(pvalues)[:3]
+    # the p-values of a uniform sampler are uniform: no pile-up near 0 across positions
+    from scipy.stats import kstest
+
+    assert kstest(pvalues, "uniform").pvalue > 1e-3
+
+
+def test_sampling_is_reproducible_and_checks_its_input():
+    view = np.full((4, 4), COVERED)
+    view[0, 0] = 1
+    a = probability.sample_layouts(view, 3, 50, seed=3)
+    assert a.shape == (50, 4, 4) and (a.sum(axis=(1, 2)) == 3).all() and not a[:, 0, 0].any()
+    np.testing.assert_array_equal(a, probability.sample_layouts(view, 3, 50, seed=3))
+    with pytest.raises(ValueError, match="n must be"):
+        probability.sample_layouts(view, 3, -1)
+    with pytest.raises(ValueError, match="inconsistent"):
+        probability.sample_layouts(np.array([[1, 1], [0, COVERED]]), 1, 5)

@@ -67,23 +67,24 @@ def tabular_choose(tb, cfg, view, key, epsilon, rng):
 
 
 @kernel
-def tabular_step(gs, tb, cfg, ex, work, games, deal_rng, rng):
-    """One decision on game gs (see the module docstring). Returns the cell revealed."""
-    view = gs.shown
-    st = gs.counters
+def tabular_start(tb, cfg, ex, work, games, view, rng):
+    """The first decision of a game: choose at `view`, keep it pending. Returns the cell."""
+    row, a = tabular_choose(tb, cfg, view, work.key, epsilon_at(ex, games[0]), rng)
+    work.pending[P_ROW] = row
+    work.pending[P_ACTION] = a
+    return a
+
+
+@kernel
+def tabular_learn(tb, cfg, ex, work, games, view, r, over, rng):
+    """The pending action earned `r` and led to `view` (`over`: the game ended): choose
+    the next action there, update Q(s, a) by the family's rule, keep (s', a') pending.
+    Returns the next action, -1 after the game's end."""
     pend = work.pending
-    epsilon = epsilon_at(ex, games[0])
     row, a = pend[P_ROW], pend[P_ACTION]
-    if a < 0:
-        row, a = tabular_choose(tb, cfg, view, work.key, epsilon, rng)
-    if st[ST_DEALT] == 0:
-        deal_first_click(gs, a, deal_rng)
-    got = open_cell(gs, a)
-    r = game_reward(st[ST_STATUS], got)
-    over = st[ST_STATUS] != ONGOING
     row2, a2 = np.int64(-1), np.int64(-1)
     if not over:
-        row2, a2 = tabular_choose(tb, cfg, view, work.key, epsilon, rng)
+        row2, a2 = tabular_choose(tb, cfg, view, work.key, epsilon_at(ex, games[0]), rng)
     if cfg.learning:
         target = r
         if not over:
@@ -98,6 +99,20 @@ def tabular_step(gs, tb, cfg, ex, work, games, deal_rng, rng):
             games[0] += 1
     pend[P_ROW] = row2
     pend[P_ACTION] = a2
+    return a2
+
+
+@kernel
+def tabular_step(gs, tb, cfg, ex, work, games, deal_rng, rng):
+    """One decision on game gs (see the module docstring). Returns the cell revealed."""
+    st = gs.counters
+    if work.pending[P_ACTION] < 0:
+        tabular_start(tb, cfg, ex, work, games, gs.shown, rng)
+    a = work.pending[P_ACTION]
+    if st[ST_DEALT] == 0:
+        deal_first_click(gs, a, deal_rng)
+    got = open_cell(gs, a)
+    tabular_learn(tb, cfg, ex, work, games, gs.shown, game_reward(st[ST_STATUS], got), st[ST_STATUS] != ONGOING, rng)
     return a
 
 
@@ -146,6 +161,7 @@ class TabularAgent(RLAgent):
         self.alpha = check_rate("alpha", alpha, 0.0, 1.0, lo_open=True)
         self.gamma = check_rate("gamma", gamma, 0.0, 1.0)
         self.table = None
+        self._env_work = None  # the episode in progress of begin_episode / observe
 
     def params(self) -> dict:
         return {"alpha": self.alpha, "gamma": self.gamma, **super().params()}
@@ -175,6 +191,43 @@ class TabularAgent(RLAgent):
     def _batch(self, gs, work, n_games, deal_rng, out):
         return tabular_batch(gs, self.table.arrays(), self.config, self.explore, work, self.games, n_games,
                              deal_rng, self.rng, out)
+
+    # --- learning from an environment (minelab.envs or any loop that computes rewards) ---
+    def begin_episode(self, obs) -> int:
+        """The first action (a cell index) for an episode whose first observation is
+        `obs` (the board as the player sees it, (rows, cols) or flat)."""
+        view = self._env_view(obs)
+        self._env_work = self._new_work(view.shape[0])
+        return int(tabular_start(self.table.arrays(), self.config, self.explore, self._env_work, self.games, view,
+                                 self.rng))
+
+    def observe(self, reward: float, obs, terminated: bool) -> int:
+        """Learn from the last action's `reward` and the observation it led to; returns
+        the next action (-1 once terminated). Same choices and updates as batch play."""
+        if getattr(self, "_env_work", None) is None or self._env_work.pending[P_ACTION] < 0:
+            raise ValueError("observe() needs an episode in progress: call begin_episode(obs) first")
+        view = self._env_view(obs)
+        return int(tabular_learn(self.table.arrays(), self.config, self.explore, self._env_work, self.games, view,
+                                 float(reward), bool(terminated), self.rng))
+
+    def _env_view(self, obs) -> np.ndarray:
+        view = np.ascontiguousarray(obs, dtype=np.int8)
+        if view.ndim != 2:
+            raise ValueError(f"obs must be the board, a 2-d array (rows, cols); got shape {view.shape}")
+        self._bind(*view.shape)
+        self._make_room()
+        return view.ravel()
+
+    def values(self, view) -> np.ndarray | None:
+        """Q(s, .) of the state `view` (rows x cols) as float32 (rows, cols), or None when
+        the state was never stored."""
+        v = np.ascontiguousarray(view, dtype=np.int8)
+        if self.table is None:
+            return None
+        key = np.zeros(self.table.words, np.uint64)
+        pack_view(v.ravel(), key)
+        row = find_row(self.table.arrays(), key)
+        return None if row < 0 else self.table.q[row].reshape(v.shape).copy()
 
     def _peek(self, game, work):
         rng = np.random.Generator(np.random.PCG64())

@@ -1,0 +1,241 @@
+"""The RL agents of bilir2023 (minelab.agents.rl): update rules against a plain-Python
+reference on recorded games, Q-learning vs SARSA, the exploration schedule, frozen
+evaluation, MCTS's honesty (and the labelled leak), the Gymnasium path, bad input."""
+import math
+
+import numpy as np
+import pytest
+
+import minelab as ml
+from minelab.agents.rl.common import REWARD_MINE, REWARD_SAFE, REWARD_WIN, epsilon_at, exploration
+from minelab.engine import run_streams
+
+LEVEL = "5x5x5:none"
+
+
+# --------------------------------------------------------------------------- update rules
+def record_games(agent, level, n_games, seed):
+    """Play interactively; return per game the list of (view before, action, reward, over)."""
+    deal_rng, agent_rng = run_streams(seed)
+    agent.rng = agent_rng
+    games = []
+    for _ in range(n_games):
+        game = ml.Game(level, seed=deal_rng)
+        steps = []
+        while not game.over:
+            before = game.view.ravel().copy()
+            move = agent.act(game)[0]
+            a = move.row * game.level.cols + move.col
+            r = REWARD_MINE if game.lost else (REWARD_WIN if game.won else REWARD_SAFE)
+            steps.append((before, a, r, game.over, game.view.ravel().copy()))
+        games.append(steps)
+    return games
+
+
+def reference_table(games, update, alpha=0.1, gamma=0.9):
+    """Q from the recorded transitions by the textbook rules, in plain Python dicts."""
+    q = {}
+
+    def row(view):
+        return q.setdefault(view.tobytes(), np.zeros(view.shape[0]))
+
+    for steps in games:
+        for i, (s, a, r, over, s2) in enumerate(steps):
+            qs = row(s)
+            target = r
+            if not over:
+                a2 = steps[i + 1][1]
+                covered = s2 == -1
+                if update == "q":
+                    target += gamma * row(s2)[covered].max()
+                elif update == "sarsa":
+                    target += gamma * row(s2)[a2]
+                else:  # the program's: Q(s, a')
+                    target += gamma * qs[a2]
+            qs[a] += alpha * (target - qs[a])
+    return q
+
+
+@pytest.mark.parametrize("name, params, update", [
+    ("q-learning", {}, "q"), ("sarsa", {}, "sarsa"), ("sarsa", {"bootstrap": "current-state"}, "current")])
+def test_update_rules_match_a_plain_python_reference(name, params, update):
+    # random for 30 games, then epsilon-greedy: both exploratory and greedy steps are covered
+    agent = ml.make_agent(name, random_games=30, epsilon_min=0.2, **params)
+    games = record_games(agent, "4x4x3:none", 120, seed=4)
+    ref = reference_table(games, update)
+    assert agent.states == len(ref)
+    for key, values in ref.items():
+        got = agent.values(np.frombuffer(key, np.int8).reshape(4, 4))
+        np.testing.assert_allclose(got.ravel(), values, rtol=1e-5, atol=1e-5)
+
+
+def test_q_learning_and_sarsa_differ_only_through_exploration():
+    """Same boards and streams: with exploration their tables differ; greedy (epsilon 0)
+    the next action is the argmax, so SARSA's target is Q-learning's and the tables agree."""
+    def table(name, **kw):
+        agent = ml.make_agent(name, **kw)
+        ml.play(agent, "4x4x3:none", 400, seed=1)
+        return agent.table.frame().sort_values(["k0"]).reset_index(drop=True)
+
+    explore = dict(random_games=100, epsilon_min=0.3)
+    assert not table("q-learning", **explore).equals(table("sarsa", **explore))
+    greedy = dict(random_games=0, epsilon=0.0)
+    assert table("q-learning", **greedy).equals(table("sarsa", **greedy))
+
+
+def test_exploration_schedule_is_the_papers():
+    ex = exploration(500_000, 0.01, 1e-5, None)
+    assert epsilon_at(ex, 0) == 1.0 and epsilon_at(ex, 499_999) == 1.0
+    assert epsilon_at(ex, 500_000) == pytest.approx(1.0)
+    assert epsilon_at(ex, 600_000) == pytest.approx(0.01 + 0.99 * math.exp(-1.0))
+    assert epsilon_at(ex, 30_000_000) == pytest.approx(0.01)
+    assert epsilon_at(exploration(0, 0.01, 1e-5, 0.1), 10) == 0.1
+
+
+def test_random_phase_plays_like_random():
+    """The first 500,000 games are random: the win rate of uniform random play (~0.5-0.7%)."""
+    df = ml.play("q-learning", LEVEL, 100_000, seed=0)
+    assert 0.003 < df["won"].mean() < 0.009
+    assert (df["states"].diff().dropna() >= 0).all()
+
+
+def test_frozen_policy_is_greedy_learns_nothing_and_shares_values():
+    agent = ml.make_agent("q-learning", random_games=2_000)
+    ml.play(agent, LEVEL, 5_000, seed=3)
+    before = agent.table.q.copy(), agent.states, int(agent.games[0])
+    frozen = agent.frozen()
+    a = ml.play(frozen, LEVEL, 2_000, seed=9)
+    b = ml.play(agent.frozen(), LEVEL, 2_000, seed=9)
+    assert a["won"].equals(b["won"])  # the same boards, the same greedy play
+    np.testing.assert_array_equal(agent.table.q, before[0])
+    assert (agent.states, int(agent.games[0])) == before[1:]
+    assert frozen.table is agent.table
+
+
+def test_agent_is_tied_to_its_board_size():
+    agent = ml.make_agent("q-learning")
+    ml.play(agent, LEVEL, 10, seed=0)
+    with pytest.raises(ValueError, match="learned on 5x5"):
+        ml.play(agent, "4x4x3:none", 10, seed=0)
+
+
+def test_state_table_grows_and_keeps_every_state():
+    agent = ml.make_agent("q-learning", random_games=0, epsilon=0.5)
+    ml.play(agent, "6x6x6:none", 20_000, seed=2)
+    frame = agent.table.frame()
+    assert len(frame) == agent.states > 4096  # past the first capacity: grown and rehashed
+    assert not frame.duplicated([c for c in frame.columns if c.startswith("k")]).any()
+
+
+def test_linear_q_learns_and_its_program_variant_differs():
+    a = ml.make_agent("linear-q", random_games=1_000)
+    ml.play(a, LEVEL, 20_000, seed=0)
+    b = ml.make_agent("linear-q", random_games=0, epsilon=0.1)
+    ml.play(b, LEVEL, 20_000, seed=0)
+    assert not np.array_equal(a.W, b.W)
+    ev = ml.play(a.frozen(), LEVEL, 5_000, seed=5)
+    assert ev["won"].mean() > 0.02  # well above random play (~0.6%)
+
+
+@pytest.mark.parametrize("name, kw", [
+    ("q-learning", {"alpha": 0}), ("q-learning", {"gamma": 1.5}), ("sarsa", {"bootstrap": "previous"}),
+    ("linear-q", {"epsilon": 2}), ("q-learning", {"random_games": -1}), ("mcts", {"simulations": 0}),
+    ("mcts", {"leaky": "yes"}), ("mcts", {"c": -1}), ("q-learning", {"learning": 1})])
+def test_bad_parameters_name_the_field(name, kw):
+    field = next(iter(kw))
+    with pytest.raises(ValueError, match=field):
+        ml.make_agent(name, **kw)
+
+
+# --------------------------------------------------------------------------- MCTS
+def _positions(n_positions, seed=0):
+    """(game, copy of the game with the hidden layout redealt consistently with its view)."""
+    from minelab.probability import sample_layouts
+
+    out = []
+    rng = np.random.default_rng(seed)
+    while len(out) < n_positions:
+        game = ml.Game(LEVEL, seed=int(rng.integers(1 << 30)))
+        safe = np.flatnonzero(game._gs.mine == 0)
+        game.reveal(*divmod(int(rng.choice(safe)), 5))
+        if game.over:
+            continue
+        twin = ml.Game(LEVEL, seed=0)
+        layout = sample_layouts(game.view, 5, 1, seed=int(rng.integers(1 << 30)))[0].ravel()
+        if (layout == game._gs.mine.astype(bool)).all():
+            continue
+        twin._gs.mine[:] = layout
+        from minelab.engine import neighbour_counts
+
+        neighbour_counts(twin._gs.mine, twin._gs.nbr, twin._gs.nbr_count, twin._gs.counts)
+        twin._gs.shown[:] = game._gs.shown
+        twin._gs.counters[:] = game._gs.counters
+        out.append((game, twin))
+    return out
+
+
+def test_mcts_simulations_never_read_the_hidden_layout():
+    """The same view and the same agent state give the same move whatever the hidden
+    layout is: honest MCTS never differs; the leaky cheat does (so the check can fail)."""
+    honest = ml.make_agent("mcts", simulations=10, seed=1)
+    leaky = ml.make_agent("mcts", simulations=10, leaky=True, seed=1)
+    for agent in (honest, leaky):
+        ml.play(agent, LEVEL, 3_000, seed=2)
+    assert not honest.cheat and leaky.cheat
+    differs = {"honest": 0, "leaky": 0}
+    for game, twin in _positions(40):
+        for label, agent in (("honest", honest), ("leaky", leaky)):
+            a, b = agent.copy(), agent.copy()
+            b.rng.bit_generator.state = a.rng.bit_generator.state
+            differs[label] += a.act(_clone(game))[0] != b.act(_clone(twin))[0]
+    assert differs["honest"] == 0
+    assert differs["leaky"] > 0
+
+
+def _clone(game):
+    import copy
+
+    return copy.deepcopy(game)
+
+
+def test_mcts_with_ten_simulations_learns_faster_than_with_one():
+    one, ten = ml.make_agent("mcts"), ml.make_agent("mcts", simulations=10)
+    for agent in (one, ten):
+        ml.play(agent, LEVEL, 20_000, seed=0)
+    r1 = ml.play(one.frozen(), LEVEL, 4_000, seed=7)["won"].mean()
+    r10 = ml.play(ten.frozen(), LEVEL, 4_000, seed=7)["won"].mean()
+    assert r10 > r1
+
+
+# --------------------------------------------------------------------------- the environment
+def test_q_learning_through_the_gymnasium_env_equals_the_fast_path():
+    import minelab.envs  # noqa: F401  (registers the env)
+    import gymnasium
+
+    params = dict(random_games=300, epsilon_min=0.05, epsilon_decay=1e-3)
+    fast = ml.make_agent("q-learning", **params)
+    ml.play(fast, "4x4x3:none", 3_000, seed=11)
+
+    slow = ml.make_agent("q-learning", **params)
+    deal_rng, agent_rng = run_streams(11)
+    slow.rng = agent_rng
+    env = gymnasium.make("minelab/Minesweeper-v0", level="4x4x3:none", reward="bilir2023")
+    env.unwrapped.np_random = deal_rng
+    for _ in range(3_000):
+        obs, info = env.reset()
+        action = slow.begin_episode(obs)
+        while True:
+            obs, reward, terminated, truncated, info = env.step(action)
+            action = slow.observe(reward, obs, terminated)
+            if terminated:
+                break
+    assert slow.states == fast.states
+    np.testing.assert_array_equal(slow.table.q[: slow.states], fast.table.q[: fast.states])
+    np.testing.assert_array_equal(slow.table.row_keys[: slow.states], fast.table.row_keys[: fast.states])
+    assert int(slow.games[0]) == int(fast.games[0]) == 3_000
+
+
+def test_observe_without_an_episode_is_a_clear_error():
+    agent = ml.make_agent("q-learning")
+    with pytest.raises(ValueError, match="begin_episode"):
+        agent.observe(1.0, np.full((5, 5), -1), False)
