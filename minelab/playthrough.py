@@ -41,6 +41,13 @@ SMALL_GAMES = (("4x4x4", 0), ("4x4x3:none", 1), ("4x4x2:opening", 2))  # agents 
 SMALL_BOARD_AGENTS = {"sa-greedy": SMALL_GAMES}
 BATCH = ("8x8x10", 200, 0)  # level, games, run seed of the batch summary
 SMALL_BATCH = ("4x4x4", 200, 0)
+# Agents tied to one board size (bilir2023's learners: their states are whole 5x5 boards),
+# with the parameters their playthrough uses: a short random phase, then a constant
+# epsilon, so the files pin the greedy choices and the updates, not only random play.
+RL_GAMES = (("5x5x5:none", 0), ("5x5x5:none", 1), ("5x5x5", 2), ("5x5x5:opening", 3))
+RL_BATCH = ("5x5x5:none", 200, 0)
+_RL_EXPLORE = {"random_games": 20, "epsilon": 0.1}
+ONE_SIZE_AGENTS = {"q-learning": _RL_EXPLORE, "sarsa": _RL_EXPLORE, "linear-q": _RL_EXPLORE, "mcts": {}}
 AGENT_SEED = 7
 TRAINED_GAME_SEED = 5
 
@@ -88,8 +95,9 @@ def playthrough(name: str) -> str:
         >>> print(playthrough("oracle").splitlines()[0])
         # minelab golden playthrough: oracle
     """
-    agent = make_agent(name, seed=AGENT_SEED)
-    games = SMALL_BOARD_AGENTS.get(name, GAMES)
+    params = ONE_SIZE_AGENTS.get(name, {})
+    agent = make_agent(name, seed=AGENT_SEED, **params)
+    games = RL_GAMES if name in ONE_SIZE_AGENTS else SMALL_BOARD_AGENTS.get(name, GAMES)
     lines = [f"# minelab golden playthrough: {name}",
              "# regenerate with: python -m minelab.playthrough --regenerate  (a diff here is a change of play)",
              f"agent: {name} {json.dumps(agent.params(), sort_keys=True, default=str)}, agent seed {AGENT_SEED}",
@@ -97,12 +105,13 @@ def playthrough(name: str) -> str:
     for level, seed in games:
         lines += _game_lines(agent, level, seed)
         lines.append("")
-    level, n, seed = SMALL_BATCH if name in SMALL_BOARD_AGENTS else BATCH
-    trained = make_agent(name, seed=AGENT_SEED)
+    level, n, seed = RL_BATCH if name in ONE_SIZE_AGENTS else SMALL_BATCH if name in SMALL_BOARD_AGENTS else BATCH
+    trained = make_agent(name, seed=AGENT_SEED, **params)
     df = play(trained, level, n, seed=seed, progress=False)
     kept = [c for c in df.columns if c not in ("fraction_revealed", "clicks_before_loss")]  # the integer records
     digest = hashlib.sha256(np.ascontiguousarray(df[kept].to_numpy(np.int64)).tobytes()).hexdigest()[:16]
-    lines.append(f"== batch: play(make_agent({name!r}, seed={AGENT_SEED}), {level!r}, {n}, seed={seed}) ==")
+    args = "".join(f", {k}={v!r}" for k, v in params.items())
+    lines.append(f"== batch: play(make_agent({name!r}, seed={AGENT_SEED}{args}), {level!r}, {n}, seed={seed}) ==")
     lines.append(f"columns: {', '.join(kept)}")
     lines.append(f"wins {int(df['won'].sum())} of {n}; moves {int(df['moves'].sum())}; records sha256 {digest}")
     if trained.learns:  # how the batch-trained learner plays afterwards

@@ -23,6 +23,12 @@ AGENTS = ml.list_agents()
 SMALL_ONLY = set(playthrough.SMALL_BOARD_AGENTS)  # agents that play boards of at most 16 cells
 
 
+def make(name, **kw):
+    """The agent as the contract plays it: an agent tied to one board size (an RL learner)
+    with its playthrough parameters, so its greedy choices and updates are exercised too."""
+    return ml.make_agent(name, **playthrough.ONE_SIZE_AGENTS.get(name, {}), **kw)
+
+
 def levels_for(name):
     return ["4x4x3", "4x4x2:opening"] if name in SMALL_ONLY else ["5x5x3", "8x8x10:opening", "6x7x8:none"]
 
@@ -64,7 +70,7 @@ def play_interactively(name, level, n_games, seed):
     """The runner's contract by hand: Game + act() until over, then game_over(), on the
     run's two streams."""
     deal_rng, agent_rng = run_streams(seed)
-    agent = ml.make_agent(name)
+    agent = make(name)
     agent.rng = agent_rng
     rows = []
     for _ in range(n_games):
@@ -76,7 +82,7 @@ def play_interactively(name, level, n_games, seed):
 @pytest.mark.parametrize("name", AGENTS)
 def test_batch_play_equals_interactive_play(name):
     for level in levels_for(name):
-        df = ml.play(name, level, 40, seed=13)
+        df = ml.play(make(name), level, 40, seed=13)
         assert list(zip(df["won"], df["moves"], df["revealed"])) == play_interactively(name, level, 40, 13), level
 
 
@@ -84,14 +90,14 @@ def test_batch_play_equals_interactive_play(name):
 @pytest.mark.parametrize("name", AGENTS)
 def test_same_seed_same_games(name):
     level = levels_for(name)[0]
-    a, b = ml.play(name, level, 150, seed=4), ml.play(name, level, 150, seed=4)
+    a, b = ml.play(make(name), level, 150, seed=4), ml.play(make(name), level, 150, seed=4)
     pd.testing.assert_frame_equal(a, b)
 
 
 @pytest.mark.parametrize("name", AGENTS)
 def test_records_have_the_runner_columns_and_sane_values(name):
     level = ml.Level(levels_for(name)[0])
-    agent = ml.make_agent(name)
+    agent = make(name)
     df = ml.play(agent, level, 100, seed=2)
     assert list(df.columns[1:1 + len(RECORD_FIELDS)]) == list(RECORD_FIELDS)
     assert set(agent.extra_fields) <= set(df.columns)
@@ -139,7 +145,7 @@ def test_no_agent_reads_the_hidden_mines(name):
     level = levels_for(name)[1]
     checked = 0
     for seed in range(30):
-        game, agent = ml.Game(level, seed=seed), ml.make_agent(name, seed=seed)
+        game, agent = ml.Game(level, seed=seed), make(name, seed=seed)
         agent.act(game)
         while not game.over and checked < 40:
             # copied together, so an agent's per-game memory follows its game into the copy

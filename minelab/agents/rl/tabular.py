@@ -143,7 +143,11 @@ def tabular_peek(tb, cfg, ex, view, key, games, pending_action, rng):
     if row < 0:
         if not cfg.learning:
             return random_covered_cell(view, rng)
-        return epsilon_greedy(np.zeros(view.shape[0], np.float32), view, epsilon_at(ex, games[0]), rng)
+        # a new state is stored with zeros: epsilon-greedy over zeros, whose argmax is the first covered cell
+        epsilon = epsilon_at(ex, games[0])
+        if epsilon >= 1.0 or (epsilon > 0.0 and rng.random() < epsilon):
+            return random_covered_cell(view, rng)
+        return argmax_covered(view, view)
     return epsilon_greedy(tb.q[row], view, epsilon_at(ex, games[0]), rng)
 
 
