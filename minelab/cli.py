@@ -202,7 +202,8 @@ def bench_rl(seconds: float, train_games: int) -> list[dict]:
                  "bytes_per_state": agent.table.nbytes / max(1, agent.states)})
     frozen = agent.frozen()
     n, elapsed = _timed(lambda k: play(frozen, RL_LEVEL, k, seed=next(seed), progress=False), seconds, n=10_000)
-    rows.append({"what": "q-learning greedy evaluation (frozen)", "agent": "q-learning", "games": n, "seconds": elapsed})
+    rows.append({"what": "q-learning greedy evaluation (frozen)", "agent": "q-learning", "games": n,
+                 "seconds": elapsed})
     for name, params in (("sarsa", {}), ("linear-q", {}), ("mcts", {}), ("mcts", {"simulations": 10})):
         fresh = make_agent(name, **params)
         n, elapsed = _timed(lambda k: play(fresh, RL_LEVEL, k, seed=next(seed), progress=False), seconds, n=10_000)

@@ -1065,7 +1065,7 @@ def sample_layouts(view, mines, n: int, seed=None, *, max_work: int = DEFAULT_MA
 
         >>> import numpy as np
         >>> view = np.full((2, 2), -1); view[0, 0] = 1
-        >>> sample_layouts(view, 1, 1000, seed=0).sum(axis=0)[0, 0]
+        >>> int(sample_layouts(view, 1, 1000, seed=0).sum(axis=0)[0, 0])
         0
     """
     from .engine import as_generator

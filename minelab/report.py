@@ -688,6 +688,7 @@ def build_report(path: str | os.PathLike | None = None, *,
     return _write_text(path, text)
 
 
-__all__ = ["PAPERS", "PROFILES", "RELATIONS", "verdict", "PaperResult", "publish", "output_name", "figures_dir", "save_figure", "save_table",
+__all__ = ["PAPERS", "PROFILES", "RELATIONS", "verdict", "PaperResult", "publish", "output_name", "figures_dir",
+           "save_figure", "save_table",
            "markdown_table", "record_measured", "load_measured", "load_published", "load_items", "compare",
            "build_report"]

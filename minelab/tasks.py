@@ -231,7 +231,8 @@ _EVAL_FIELDS = {"kind", "module", "seed", "agent", "agent_params", "level", "gam
 def _check_eval(task: dict) -> None:
     unknown = sorted(set(task) - _EVAL_FIELDS)
     if unknown:
-        raise ValueError(f"field {unknown[0]!r} is not a 'train_eval' param (allowed: {', '.join(sorted(_EVAL_FIELDS))})")
+        raise ValueError(f"field {unknown[0]!r} is not a 'train_eval' param "
+                         f"(allowed: {', '.join(sorted(_EVAL_FIELDS))})")
     for field in ("agent", "level", "games", "every", "eval_games", "eval_seed"):
         if field not in task:
             raise ValueError(f"missing field {field!r}")

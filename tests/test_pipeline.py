@@ -200,7 +200,9 @@ def test_items_csv_lists_all_five_papers_and_the_leaderboard():
     csp_items = ["CSP GUI", "CSP board size", "CSP mine density"]  # issue 4: the CSP part
     assert (gardea.loc[csp_items, "issue"] == "4").all()
     assert (gardea.drop(index=csp_items)["issue"] == "").all()
-    assert (items.loc[items["paper"].isin(["bilir2023", "antimatroid2012"]), "issue"] == "").all()
+    assert (items.loc[items["paper"] == "bilir2023", "issue"] == "10").all()
+    assert (items.loc[items["paper"] == "bilir2023", "notebook"] == "bilir2023_rl.ipynb").all()
+    assert (items.loc[items["paper"] == "antimatroid2012", "issue"] == "").all()
     assert (items["title"] != "").all()
 
 
@@ -250,6 +252,7 @@ def test_antimatroid_published_numbers():
     assert set(df.index.get_level_values("item")) <= set(items.loc[items["paper"] == "antimatroid2012", "item"])
 
 
+NAN = float("nan")
 GOOD_HEADER = "paper,item,quantity,value,ci_low,ci_high,games,source,note,relation\n"
 
 
@@ -453,7 +456,9 @@ def test_compare_joins_published_and_measured(figs):
          "ci_high": 0.8, "games": 400},
     ], notebook="antimatroid2012_agents.ipynb", profile="smoke")
     df = report.compare("antimatroid2012", "Mine uniformity")
-    assert list(df.columns) == ["item", "quantity", "published", "minelab", "ci_low", "ci_high", "games", "profile"]
+    assert list(df.columns) == ["item", "quantity", "relation", "published", "minelab", "ci_low", "ci_high", "games",
+                                "profile", "verdict"]
+    assert (df["verdict"] == "").all()  # antimatroid2012's numbers carry no relation yet: no verdict
     assert list(df["quantity"]) == ["chi2 statistic", "chi2 critical 0.05", "degrees of freedom", "p value"]
     first = df.iloc[0]
     assert (first["published"], first["minelab"], first["games"], first["profile"]) == (71.78, 75.5, 100000, "smoke")
@@ -462,3 +467,27 @@ def test_compare_joins_published_and_measured(figs):
     everything = report.compare("antimatroid2012")
     assert len(everything) == 8 and "Random model" in set(everything["item"])
     assert report.compare("antimatroid2012", "Graphical model").empty
+
+
+@pytest.mark.parametrize("relation, pub, pub_lo, pub_hi, ours, lo, hi, expected", [
+    ("=", 0.5, NAN, NAN, 0.51, 0.49, 0.53, "agrees"),
+    ("=", 0.5, NAN, NAN, 0.55, 0.53, 0.57, "differs"),
+    ("≈", 0.26, 0.255, 0.265, 0.27, 0.262, 0.28, "agrees"),     # intervals meet
+    ("≈", 0.26, 0.255, 0.265, 0.20, 0.19, 0.21, "differs"),
+    (">", 0.31, NAN, NAN, 0.35, 0.34, 0.36, "bound met"),
+    (">", 0.31, NAN, NAN, 0.25, 0.24, 0.26, "bound not met"),
+    (">", 0.31, NAN, NAN, 0.31, 0.30, 0.32, "undecided (our interval meets the bound)"),
+    ("≤", 0.25, NAN, NAN, 0.20, 0.19, 0.21, "bound met"),
+    ("≤", 0.25, NAN, NAN, 0.30, 0.29, 0.31, "bound not met"),
+    ("≈", 8e6, 7.5e6, 8.5e6, 9e6, NAN, NAN, "differs"),        # a count: no interval, the value itself
+    ("", 0.5, NAN, NAN, 0.1, 0.0, 0.2, ""),                     # not classified: no verdict
+    ("=", 0.5, NAN, NAN, NAN, NAN, NAN, "not yet reproduced"),
+])
+def test_verdicts_follow_the_published_relation(relation, pub, pub_lo, pub_hi, ours, lo, hi, expected):
+    assert report.verdict(relation, pub, pub_lo, pub_hi, ours, lo, hi) == expected
+
+
+def test_published_relation_is_checked(tmp_path):
+    (tmp_path / "bilir2023.csv").write_text(GOOD_HEADER + "bilir2023,Fig 1,win rate,0.31,,,,Sec 5,,~\n")
+    with pytest.raises(ValueError, match="relation"):
+        report.load_published("bilir2023", tmp_path)

@@ -269,8 +269,8 @@ def _fig01_figure(table, ref, pub, games):
     ends = pub[pub["item"] == "Fig 1"]
     for r in ends.itertuples():
         if "after 30M games" in r.quantity and "ratio" not in r.quantity:
-            ax.errorbar([PAPER_GAMES / 1e6], [100 * r.value], fmt="D", ms=5, mfc="none", color="0.3",
-                        yerr=None if np.isnan(r.ci_low) else [[100 * (r.value - r.ci_low)], [100 * (r.ci_high - r.value)]])
+            err = None if np.isnan(r.ci_low) else [[100 * (r.value - r.ci_low)], [100 * (r.ci_high - r.value)]]
+            ax.errorbar([PAPER_GAMES / 1e6], [100 * r.value], fmt="D", ms=5, mfc="none", color="0.3", yerr=err)
             ax.annotate(f"{r.relation}{100 * r.value:g}% {r.quantity.split(' win rate')[0]} (published)",
                         (PAPER_GAMES / 1e6, 100 * r.value), xytext=(4, 0), textcoords="offset points", fontsize=7)
     ax.set_xlabel("training games (millions)")
@@ -373,8 +373,9 @@ def figA2_state_count(games: int = SIZES["quick"]["games"], every: int = SIZES["
     hit = pub[pub["quantity"] == "Q-learning states stored after 30M games"]
     if len(hit):
         p = hit.iloc[0]
-        ax.errorbar([PAPER_GAMES / 1e6], [p.value / 1e6], yerr=[[(p.value - p.ci_low) / 1e6], [(p.ci_high - p.value) / 1e6]],
-                    fmt="D", mfc="none", color="0.3", label="published: about 8,000,000 at 30M games")
+        err = [[(p.value - p.ci_low) / 1e6], [(p.ci_high - p.value) / 1e6]]
+        ax.errorbar([PAPER_GAMES / 1e6], [p.value / 1e6], yerr=err, fmt="D", mfc="none", color="0.3",
+                    label="published: about 8,000,000 at 30M games")
     ax.set_xlabel("training games (millions)")
     ax.set_ylabel("distinct states in the Q table (millions)")
     ax.set_title("Fig A2: size of the Q table (5x5, 5 mines)")
@@ -473,8 +474,9 @@ def figA1_text(result: PaperResult) -> str:
     for sims in ("1 simulation", "10 simulations"):
         honest, leak = _point(t, f"MCTS, {sims}", end), _point(t, f"MCTS, {sims}, leaky (cheat)", end)
         if honest is not None and leak is not None:
+            gain = 100 * (leak.win_rate - honest.win_rate)
             lines.append(f"- {sims}, simulations seeing the true board (the program's leak): {_pct(leak.win_rate)} "
-                         f"against {_pct(honest.win_rate)} honest ({100 * (leak.win_rate - honest.win_rate):+.1f} points).")
+                         f"against {_pct(honest.win_rate)} honest ({gain:+.1f} points).")
     table = _verdicts(result.measured)
     if len(table):
         lines.append("")

@@ -19,8 +19,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...cells import COVERED, LOST, WON
-from ...engine import kernel, random_covered_cell, uniform_below
+from ...cells import COVERED, WON
+from ...engine import kernel, random_covered_cell
 
 REWARD_SAFE, REWARD_WIN, REWARD_MINE = 1.0, 10.0, -10.0
 
@@ -55,11 +55,6 @@ def game_reward(status, got):
 
 
 @kernel
-def is_over(status):
-    return status == WON or status == LOST
-
-
-@kernel
 def argmax_covered(values, view):
     """The covered cell of largest value, ties to the lowest index (-1 if none is covered)."""
     best = -1
@@ -88,7 +83,7 @@ def epsilon_greedy(values, view, epsilon, rng):
 
 
 __all__ = ["REWARD_SAFE", "REWARD_WIN", "REWARD_MINE", "Exploration", "epsilon_at", "game_reward",
-           "argmax_covered", "max_covered", "epsilon_greedy", "uniform_below", "check_rate", "check_count",
+           "argmax_covered", "max_covered", "epsilon_greedy", "check_rate", "check_count",
            "exploration"]
 
 
