@@ -239,3 +239,40 @@ def test_observe_without_an_episode_is_a_clear_error():
     agent = ml.make_agent("q-learning")
     with pytest.raises(ValueError, match="begin_episode"):
         agent.observe(1.0, np.full((5, 5), -1), False)
+
+
+# --------------------------------------------------------------------------- the train_eval task
+def test_train_eval_evaluates_every_method_on_the_same_boards(tmp_path):
+    from minelab.sweep import run_sweep, task_rows
+    from minelab.tasks import eval_spec, evaluation_seed
+
+    specs = [eval_spec(agent, {}, LEVEL, 2_000, 1_000, 300, seed=3) for agent in ("q-learning", "random")]
+    assert specs[0]["seed"] == specs[1]["seed"] and specs[0]["eval_seed"] == specs[1]["eval_seed"]
+    df = run_sweep(specs, results_dir=tmp_path, executor="serial")
+    q, rnd = (task_rows(df, s) for s in specs)
+    assert list(q["part"]) == ["train", "train", "eval", "eval"] and list(rnd["part"]) == ["eval", "eval"]
+    assert list(q.loc[q["part"] == "train", "states"]) == sorted(q.loc[q["part"] == "train", "states"])
+    # the baseline's point 2 is random play on evaluation_seed(eval_seed, 2)'s boards
+    again = ml.play("random", LEVEL, 300, evaluation_seed(specs[1]["eval_seed"], 2))
+    assert int(rnd["wins"].iloc[1]) == int(again["won"].sum())
+
+
+@pytest.mark.parametrize("change, needle", [
+    ({"games": 2_500}, "multiple of 'every'"), ({"every": 0}, "'every'"), ({"eval_seed": -1}, "eval_seed"),
+    ({"colour": 1}, "'colour' is not a 'train_eval' param"), ({"agent": "nobody"}, "agent")])
+def test_train_eval_bad_input_names_the_field(change, needle, tmp_path):
+    from minelab.sweep import run_sweep
+    from minelab.tasks import eval_spec
+
+    task = {**eval_spec("q-learning", {}, LEVEL, 2_000, 1_000, 100, seed=0), **change}
+    with pytest.raises(ValueError, match=needle):
+        run_sweep([task], results_dir=tmp_path, executor="serial")
+
+
+def test_paper_methods_are_checked():
+    from minelab.papers import bilir2023
+
+    with pytest.raises(ValueError, match="not one of"):
+        bilir2023.run_curves(["DQN"], 1_000, 500, 100)
+    with pytest.raises(ValueError, match="multiple of every"):
+        bilir2023.run_curves(["Q-learning"], 1_000, 300, 100)

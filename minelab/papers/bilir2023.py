@@ -212,8 +212,18 @@ def _fig01_measured(table, curves, games, mcts_games) -> list[dict]:
         r = _point(table, label, games)
         if r is None:
             continue
-        name = "random policy win rate" if label == "random" else f"{label} win rate after {g} games"
-        out.append(_row("Fig 1", name, r, f"{r.interval} interval; {int(r.boards):,} evaluation boards a run"))
+        if label == "random":
+            # random play does not learn: every evaluation point measures the same policy, so pool them all
+            part = curves[curves["method"] == label]
+            wins, boards = int(part["wins"].sum()), int(part["boards"].sum())
+            lo, hi = wilson(wins, boards)
+            out.append({"item": "Fig 1", "quantity": "random policy win rate", "value": wins / boards, "ci_low": lo,
+                        "ci_high": hi, "games": boards,
+                        "note": f"Wilson interval; all {len(part)} evaluation points pooled "
+                                "(the policy never changes)"})
+            continue
+        out.append(_row("Fig 1", f"{label} win rate after {g} games", r,
+                        f"{r.interval} interval; {int(r.boards):,} evaluation boards a run"))
     lin = table[(table["method"] == "linear Q") & (table["games_end"] <= games)]
     if len(lin):
         best = lin.loc[lin["win_rate"].idxmax()]
@@ -224,18 +234,19 @@ def _fig01_measured(table, curves, games, mcts_games) -> list[dict]:
             out.append(_row("Fig 1", "linear Q win rate after 1M games", r))
     if mcts_games > games and (r := _point(table, "MCTS", mcts_games)) is not None:
         out.append(_row("Fig 1", f"MCTS win rate after {games_label(mcts_games)} games", r))
-    out += _ratios(table, games)
+    rnd = next((m for m in out if m["quantity"] == "random policy win rate"), None)
+    out += _ratios(table, games, rnd)
     return out
 
 
-def _ratios(table, games) -> list[dict]:
-    """The learners' end win rates over random's (the paper's 'multiplier ranging from 30
-    to 60'); the interval from the two Wilson intervals' ends (conservative)."""
-    rnd = _point(table, "random", games)
+def _ratios(table, games, rnd) -> list[dict]:
+    """The learners' end win rates over random's pooled one (the paper's 'multiplier
+    ranging from 30 to 60'); the interval from the two Wilson intervals' ends (conservative)."""
     ends = [(m, _point(table, m, games)) for m in LEARNERS]
     ends = [(m, r) for m, r in ends if r is not None]
-    if rnd is None or not ends or rnd.win_rate == 0:
+    if rnd is None or not ends or rnd["value"] == 0:
         return []
+    rnd = pd.Series({"win_rate": rnd["value"], "ci_low": rnd["ci_low"], "ci_high": rnd["ci_high"]})
     ratio = [(r.win_rate / rnd.win_rate, r.ci_low / rnd.ci_high, r.ci_high / rnd.ci_low if rnd.ci_low > 0 else np.inf,
               m) for m, r in ends]
     g = games_label(games)
@@ -399,7 +410,7 @@ def _verdicts(measured: list[dict]) -> pd.DataFrame:
         if m["quantity"] not in pub.index:
             continue
         p = pub.loc[m["quantity"]]
-        rows.append({"quantity": m["quantity"], "published": f"{p.relation} {p.value:g}".strip(),
+        rows.append({"quantity": m["quantity"], "published": f"{p.relation} {_fmt(p.value, m['quantity'])}".strip(),
                      "minelab": m["value"], "ci_low": m["ci_low"], "ci_high": m["ci_high"],
                      "verdict": report.verdict(p.relation, p.value, p.ci_low, p.ci_high, m["value"], m["ci_low"],
                                                m["ci_high"])})
@@ -425,13 +436,8 @@ def fig01_text(result: PaperResult) -> str:
     lines.append("- " + ", ".join(f"{m} {_pct(rate[m])}" for m in order) + ".")
     ranked = sorted((m for m in LEARNERS if rate.get(m) is not None), key=lambda m: -rate[m])
     lines.append(f"- Ranking of the learners: {' > '.join(ranked)} (the paper: Q-learning > SARSA > linear Q > MCTS).")
-    for text_label, prog_label, what in (("SARSA", "SARSA, program's update", "the authors' update Q(s, a')"),
-                                         ("linear Q", "linear Q, program's ε=0.1", "the program's constant ε = 0.1"),
-                                         ("MCTS", "MCTS, leaky (cheat)", "simulations that see the true board")):
-        if rate.get(text_label) is not None and rate.get(prog_label) is not None:
-            diff = rate[prog_label] - rate[text_label]
-            lines.append(f"- {text_label} with {what}: {_pct(rate[prog_label])} against {_pct(rate[text_label])} "
-                         f"as the text describes it ({100 * diff:+.1f} points).")
+    lines += _variant_lines(at, end)
+    lines += _spread_lines(t, ranked, end)
     ref = getattr(result, "reference", None)
     if ref is not None and (ref["agent"] == REFERENCE_AGENT).any():
         b = ref[ref["agent"] == REFERENCE_AGENT].iloc[0]
@@ -450,11 +456,53 @@ def fig01_text(result: PaperResult) -> str:
                              "came by 3M games (the paper: the biggest returns in about the first three million).")
     table = _verdicts(result.measured)
     if len(table):
-        lines.append("")
-        lines.append("Beside the published numbers: " + "; ".join(
-            f"{r.quantity}: {r.published} published, {_fmt(r.minelab, r.quantity)} ours → **{r.verdict}**"
-            for r in table.itertuples()) + ".")
+        lines += ["", "Beside the published numbers:", ""]
+        lines += [f"- {r.quantity}: {r.published} published, {_fmt(r.minelab, r.quantity)} ours → **{r.verdict}**"
+                  for r in table.itertuples()]
     return "\n".join(lines)
+
+
+def _variant_lines(at: dict, end: int) -> list[str]:
+    """Each program variant beside the text's algorithm, and how each stands to the
+    published end point (report.verdict): a variant that agrees where the text's
+    algorithm differs is a tested cause of the difference."""
+    from .. import report
+
+    pub = report.load_published(PAPER).set_index("quantity")
+    out = []
+    for text_label, prog_label, what in (("SARSA", "SARSA, program's update", "the program's update r + γ Q(s, a')"),
+                                         ("linear Q", "linear Q, program's ε=0.1", "the program's constant ε = 0.1"),
+                                         ("MCTS", "MCTS, leaky (cheat)", "simulations that see the true board")):
+        a, b = at.get(text_label), at.get(prog_label)
+        if a is None or b is None:
+            continue
+        line = (f"- {text_label} with {what}: {_pct(b.win_rate)} against {_pct(a.win_rate)} as the text describes "
+                f"it ({100 * (b.win_rate - a.win_rate):+.1f} points).")
+        quantity = f"{text_label} win rate after {games_label(end)} games"
+        if quantity in pub.index:
+            p = pub.loc[quantity]
+            va, vb = (report.verdict(p.relation, p.value, p.ci_low, p.ci_high, r.win_rate, r.ci_low, r.ci_high)
+                      for r in (a, b))
+            line += (f" Against the published {p.relation} {100 * p.value:g}%: the text's algorithm {va}, "
+                     f"the variant {vb}")
+            line += (" — the program's behaviour explains the published number." if vb == "agrees" != va else ".")
+        out.append(line)
+    return out
+
+
+def _spread_lines(t: pd.DataFrame, methods, end: int, last: int = 10) -> list[str]:
+    """How much one run's greedy policy moves between evaluation points near the end:
+    the published end points are single points of such curves."""
+    out = []
+    for m in methods:
+        part = t[(t["method"] == m) & (t["games_end"] <= end)].tail(last)
+        if len(part) == last:
+            out.append(f"{m} {100 * part['win_rate'].min():.1f}-{100 * part['win_rate'].max():.1f}%")
+    if not out:
+        return []
+    return [f"- One run's curve is noisy: over its last {last} evaluation points the greedy policy scored "
+            + ", ".join(out) + " (each point's own interval is about ±1 point): a single end point, ours or "
+            "the paper's, carries that much luck of the run."]
 
 
 def _fmt(value, quantity) -> str:
