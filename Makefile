@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/minelab bench agents
 	$(BIN)/minelab bench bandit
 	$(BIN)/minelab bench csp
+	$(BIN)/minelab bench rl
 
 lab: $(STAMP)
 	$(BIN)/python -m ipykernel install --user --name minelab --display-name "Python (minelab)"
