@@ -6,7 +6,8 @@ import pytest
 
 MODULES = ["minelab.levels", "minelab.engine", "minelab.stats", "minelab.runner", "minelab.agents.base",
            "minelab.sweep", "minelab.tasks", "minelab.report", "minelab.reproduce", "minelab.playthrough",
-           "minelab.paths", "minelab.render", "minelab.probability", "minelab.envs", "minelab.agents.rl.table"]
+           "minelab.paths", "minelab.render", "minelab.probability", "minelab.envs", "minelab.agents.rl.table",
+           "minelab.optimal"]
 
 
 @pytest.mark.parametrize("name", MODULES)
