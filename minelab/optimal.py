@@ -26,10 +26,16 @@ the board's symmetries), "corner" (0, 0) or a cell (r, c).
     >>> win_probability("2x3x2:none")
     Fraction(1, 3)
 
-Status (issue 11 is open): the values are exact and checked against an independent
-brute force (tests/test_optimal.py), but the search is a Python recursion, about 60 us a
-belief: 4x4x4 (241,202 beliefs) takes ~10 s, 3x7x10 does not finish in 10 minutes. The
-board's symmetries, a numba search and the `optimal` agent are still to come.
+The search is one numba loop over an explicit stack of beliefs (`_search`), each belief
+a slice of one layout array that clicks partition in place (grouped by the hash of the
+view they lead to; views of equal hash but different content are counted and make the
+call fail rather than return an inexact value). The memo is keyed by the smallest image
+of the view under the board's symmetries, and first clicks equal under a symmetry are
+computed once.
+
+Status (issue 11 is open): values exact and checked against an independent brute force
+(tests/test_optimal.py). One core: 4x4x4 safe well under a second, 3x7x10 (every first
+cell) about 75 s. The `optimal` agent, the CLI and the committed table are still to come.
 """
 from __future__ import annotations
 
@@ -37,9 +43,11 @@ import math
 import sys
 import time
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.typed import Dict
 
 from .levels import Level
 
@@ -105,114 +113,6 @@ def all_layouts(n, m, forbidden):
     return out
 
 
-@njit(cache=True)
-def click_outcomes(layouts, cell, revealed, numbers, nbrm):
-    """For each layout, the view after revealing `cell` (flood fill through zeros) from
-    the view (revealed mask; numbers uint64[4], 4 bits a cell, cell i in word i // 16):
-    (hit a mine: bool[k], revealed: uint64[k], numbers: uint64[k, 4])."""
-    count = layouts.shape[0]
-    mine = np.zeros(count, np.bool_)
-    rev = np.zeros(count, np.uint64)
-    num = np.zeros((count, 4), np.uint64)
-    stack = np.zeros(64, np.int64)
-    one = np.uint64(1)
-    for t in range(count):
-        lay = layouts[t]
-        if (lay >> np.uint64(cell)) & one:
-            mine[t] = True
-            continue
-        r = revealed
-        w = numbers.copy()
-        top = 0
-        stack[top] = cell
-        top += 1
-        r |= one << np.uint64(cell)
-        while top > 0:
-            top -= 1
-            i = stack[top]
-            v = popcount(lay & nbrm[i])
-            w[i // 16] |= np.uint64(v) << np.uint64(4 * (i % 16))
-            if v == 0:
-                nb = nbrm[i] & ~r
-                while nb:
-                    j = 0
-                    low = nb & (~nb + one)
-                    while (low >> np.uint64(j)) != one:
-                        j += 1
-                    nb &= ~low
-                    r |= low
-                    stack[top] = j
-                    top += 1
-        rev[t] = r
-        for q in range(4):
-            num[t, q] = w[q]
-    return mine, rev, num
-
-
-# ------------------------------------------------------------------ the search
-class _Search:
-    """W(B) by memoised recursion over views (see the module docstring)."""
-
-    def __init__(self, level: Level):
-        self.level = level
-        self.n = level.cells
-        self.nbrm = neighbour_masks(level.rows, level.cols)
-        self.full = (1 << self.n) - 1
-        self.memo: dict[tuple, int] = {}
-        self.nodes = 0
-
-    def groups(self, layouts, cell, view):
-        """The beliefs after revealing `cell`: [(view', layouts')], mines excluded."""
-        revealed, nums = view
-        mine, rev, num = click_outcomes(layouts, cell, np.uint64(revealed), np.array(nums, np.uint64), self.nbrm)
-        keep = ~mine
-        if not keep.any():
-            return []
-        lay, rev, num = layouts[keep], rev[keep], num[keep]
-        order = np.lexsort((num[:, 3], num[:, 2], num[:, 1], num[:, 0], rev))
-        lay, rev, num = lay[order], rev[order], num[order]
-        key = np.column_stack([rev, num])
-        cut = np.flatnonzero((key[1:] != key[:-1]).any(axis=1)) + 1
-        bounds = np.concatenate([[0], cut, [len(lay)]])
-        out = []
-        for a, b in zip(bounds[:-1], bounds[1:]):
-            out.append(((int(rev[a]), tuple(int(x) for x in num[a])), lay[a:b]))
-        return out
-
-    def wins(self, layouts, view) -> int:
-        """W: layouts of this belief won under optimal play from `view`."""
-        revealed, nums = view
-        covered = self.full & ~revealed
-        if bin(covered).count("1") == self.level.mines:
-            return len(layouts)
-        key = (revealed, nums)
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit
-        self.nodes += 1
-        union = int(np.bitwise_or.reduce(layouts))
-        inter = int(np.bitwise_and.reduce(layouts))
-        safe = covered & ~union
-        if safe:
-            cell = (safe & -safe).bit_length() - 1
-            best = sum(self.wins(g, v) for v, g in self.groups(layouts, cell, view))
-        else:
-            best = 0
-            candidates = covered & ~inter
-            order = sorted((c for c in range(self.n) if (candidates >> c) & 1),
-                           key=lambda c: -int(np.count_nonzero((layouts >> np.uint64(c)) & np.uint64(1) == 0)))
-            for c in order:
-                safe_count = int(np.count_nonzero((layouts >> np.uint64(c)) & np.uint64(1) == 0))
-                if safe_count <= best:
-                    break  # sorted by safe layouts: no later cell can do better
-                total = sum(self.wins(g, v) for v, g in self.groups(layouts, c, view))
-                best = max(best, total)
-                if best == len(layouts):
-                    break
-        self.memo[key] = best
-        return best
-
-
 def _check_level(level) -> Level:
     lv = Level.parse(level)
     if lv.cells > 64:
@@ -237,24 +137,43 @@ def _first_cells(lv: Level, first_click) -> list[int]:
     raise ValueError(f"first_click must be 'best', 'corner' or a cell (row, col); got {first_click!r}")
 
 
+def symmetric_cells(rows: int, cols: int, cell: int) -> set[int]:
+    """The images of `cell` under the board's symmetries (flips; transposes when square).
+
+        >>> sorted(symmetric_cells(3, 3, 0))
+        [0, 2, 6, 8]
+    """
+    return {int(c) for c in symmetry_permutations(rows, cols)[:, cell]}
+
+
 def first_click_values(level, first_click="best") -> dict[tuple[int, int], Fraction]:
-    """{(row, col): exact win probability when the first click is there, then optimal play}."""
+    """{(row, col): exact win probability when the first click is there, then optimal play}.
+    Cells that a symmetry of the board maps onto each other share one computation."""
     lv = _check_level(level)
     cells = _first_cells(lv, first_click)
-    search = _Search(lv)
+    nbrm = neighbour_masks(lv.rows, lv.cols)
+    memo = Dict.empty(key_type=types.UniTuple(types.uint64, 5), value_type=types.int64)  # W by canonical view
+    perms = symmetry_permutations(lv.rows, lv.cols)
     out = {}
-    empty = (0, (0, 0, 0, 0))
+    done: dict[int, Fraction] = {}
     for cell in cells:
+        twin = next((c for c in symmetric_cells(lv.rows, lv.cols, cell) if c in done), None)
+        if twin is not None:
+            out[divmod(cell, lv.cols)] = done[cell] = done[twin]
+            continue
         forbidden = 0
         if lv.first_click == "safe":
             forbidden = 1 << cell
         elif lv.first_click == "opening":
-            forbidden = (1 << cell) | int(search.nbrm[cell])
+            forbidden = (1 << cell) | int(nbrm[cell])
         layouts = all_layouts(lv.cells, lv.mines, np.uint64(forbidden))
         if len(layouts) == 0:
             raise ValueError(f"level {lv}: no layout keeps the first click {divmod(cell, lv.cols)} clear")
-        won = sum(search.wins(g, v) for v, g in search.groups(layouts, cell, empty))
-        out[divmod(cell, lv.cols)] = Fraction(won, len(layouts))
+        won, collisions = _first_click(layouts, cell, lv.cells, lv.mines, nbrm, memo, _position_keys(len(layouts)),
+                                       perms)
+        if collisions:
+            raise RuntimeError(f"{lv}: {collisions} hash collisions between views; the value would not be exact")
+        out[divmod(cell, lv.cols)] = done[cell] = Fraction(int(won), len(layouts))
     return out
 
 
@@ -277,3 +196,289 @@ def main(argv=None) -> int:  # pragma: no cover - a thin command for timing by h
 
 if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(main())
+
+
+# ------------------------------------------------------------------ the search, in numba
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True)
+def _outcome(lay, cell, revealed, numbers, nbrm, out_num):
+    """The view after revealing `cell` (safe in layout `lay`) from (revealed, numbers):
+    returns the revealed mask, writes the numbers into out_num[4]."""
+    one = np.uint64(1)
+    for q in range(4):
+        out_num[q] = numbers[q]
+    stack = np.empty(64, np.int64)
+    r = revealed | (one << np.uint64(cell))
+    top = 1
+    stack[0] = cell
+    while top > 0:
+        top -= 1
+        i = stack[top]
+        v = popcount(lay & nbrm[i])
+        out_num[i // 16] |= np.uint64(v) << np.uint64(4 * (i % 16))
+        if v == 0:
+            nb = nbrm[i] & ~r
+            while nb:
+                low = nb & (~nb + one)
+                j = 0
+                while (low >> np.uint64(j)) != one:
+                    j += 1
+                nb &= ~low
+                r |= low
+                stack[top] = j
+                top += 1
+    return r
+
+
+@njit(cache=True)
+def _key_hash(r, num):
+    h = r * _MIX
+    for q in range(4):
+        h = (h ^ num[q]) * _MIX
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(cache=True)
+def _partition(lay, lo, hi, cell, revealed, numbers, nbrm, pk):
+    """Reorder lay[lo:hi]: the layouts safe at `cell` first, grouped by the view they
+    lead to (sorted by its hash), the mined ones last; each safe position's view goes to
+    the position keys pk (pk.hash, pk.rev, pk.num), permuted along. Returns the number
+    of safe layouts. A child search only reorders inside its own group, so the keys of
+    later groups stay valid while the parent walks them."""
+    one = np.uint64(1)
+    k = 0
+    for t in range(lo, hi):  # safe ones first
+        if not (lay[t] >> np.uint64(cell)) & one:
+            x = lay[lo + k]
+            lay[lo + k] = lay[t]
+            lay[t] = x
+            k += 1
+    for t in range(lo, lo + k):
+        pk.rev[t] = _outcome(lay[t], cell, revealed, numbers, nbrm, pk.num[t])
+        pk.hash[t] = _key_hash(pk.rev[t], pk.num[t])
+    order = np.argsort(pk.hash[lo:lo + k]) + lo
+    for t in range(k):
+        j = order[t]
+        pk.tmp_lay[t] = lay[j]
+        pk.tmp_hash[t] = pk.hash[j]
+        pk.tmp_rev[t] = pk.rev[j]
+        for q in range(4):
+            pk.tmp_num[t, q] = pk.num[j, q]
+    for t in range(k):
+        lay[lo + t] = pk.tmp_lay[t]
+        pk.hash[lo + t] = pk.tmp_hash[t]
+        pk.rev[lo + t] = pk.tmp_rev[t]
+        for q in range(4):
+            pk.num[lo + t, q] = pk.tmp_num[t, q]
+    return k
+
+
+@njit(cache=True)
+def _group_end(pk, a, end):
+    """The end of the group starting at a (same view); (end, collisions): views of equal
+    hash but different content."""
+    b = a + 1
+    collisions = 0
+    while b < end and pk.hash[b] == pk.hash[a]:
+        same = pk.rev[b] == pk.rev[a]
+        for q in range(4):
+            same = same and pk.num[b, q] == pk.num[a, q]
+        if not same:
+            collisions += 1
+        b += 1
+    return b, collisions
+
+
+class PositionKeys(NamedTuple):
+    """Per layout position: the view its layout leads to under the current click."""
+
+    hash: np.ndarray  # uint64[L]
+    rev: np.ndarray  # uint64[L]
+    num: np.ndarray  # uint64[L, 4]
+    tmp_lay: np.ndarray  # uint64[L] scratch of the sort
+    tmp_hash: np.ndarray
+    tmp_rev: np.ndarray
+    tmp_num: np.ndarray  # uint64[L, 4]
+
+
+def _position_keys(size: int) -> PositionKeys:
+    u = np.uint64
+    return PositionKeys(np.zeros(size, u), np.zeros(size, u), np.zeros((size, 4), u), np.zeros(size, u),
+                        np.zeros(size, u), np.zeros(size, u), np.zeros((size, 4), u))
+
+
+def symmetry_permutations(rows: int, cols: int) -> np.ndarray:
+    """int64 (S, n): cell i goes to perms[s, i] under symmetry s of the board (the
+    identity first; flips, and transposes when square)."""
+    cells = np.arange(rows * cols)
+    r, c = np.divmod(cells, cols)
+    maps = [(r, c), (rows - 1 - r, c), (r, cols - 1 - c), (rows - 1 - r, cols - 1 - c)]
+    if rows == cols:
+        maps += [(b, a) for a, b in maps]
+    return np.array([a * cols + b for a, b in maps], np.int64)
+
+
+@njit(cache=True)
+def _canonical(r, num, perms):
+    """The memo key of a view: the smallest of its images under the board's symmetries
+    (symmetric views have the same value)."""
+    one = np.uint64(1)
+    best = (r, num[0], num[1], num[2], num[3])
+    for s in range(1, perms.shape[0]):
+        ir = np.uint64(0)
+        w = np.zeros(4, np.uint64)
+        for i in range(perms.shape[1]):
+            if (r >> np.uint64(i)) & one:
+                j = perms[s, i]
+                ir |= one << np.uint64(j)
+                v = (num[i // 16] >> np.uint64(4 * (i % 16))) & np.uint64(15)
+                w[j // 16] |= v << np.uint64(4 * (j % 16))
+        key = (ir, w[0], w[1], w[2], w[3])
+        if key < best:
+            best = key
+    return best
+
+
+@njit(cache=True)
+def _prepare(lay, lo, hi, rev, full, n, order, safecnt):
+    """Candidates of the belief lay[lo:hi] into order[:count], best first (most safe
+    layouts), with safecnt: one certainly safe cell alone if there is one. Returns count."""
+    one = np.uint64(1)
+    union = np.uint64(0)
+    inter = ~np.uint64(0)
+    for t in range(lo, hi):
+        union |= lay[t]
+        inter &= lay[t]
+    covered = full & ~rev
+    safe = covered & ~union
+    if safe:
+        low = safe & (~safe + one)
+        j = 0
+        while (low >> np.uint64(j)) != one:
+            j += 1
+        order[0] = j
+        safecnt[0] = hi - lo
+        return 1
+    cands = covered & ~inter
+    count = 0
+    for c in range(n):
+        if (cands >> np.uint64(c)) & one:
+            k = 0
+            for t in range(lo, hi):
+                if not (lay[t] >> np.uint64(c)) & one:
+                    k += 1
+            p = count  # insertion, most safe layouts first, ties by cell index
+            while p > 0 and safecnt[p - 1] < k:
+                order[p] = order[p - 1]
+                safecnt[p] = safecnt[p - 1]
+                p -= 1
+            order[p] = c
+            safecnt[p] = k
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _search(lay, lo0, hi0, rev0, num0, n, mines, nbrm, memo, pk, perms):
+    """W of the belief lay[lo0:hi0] seen as (rev0, num0): the recursion of `wins`, as a
+    loop over an explicit stack of frames. Returns (W, beliefs searched, collisions)."""
+    depth = n + 2
+    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1) if n < 64 else ~np.uint64(0)
+    f_lo = np.zeros(depth, np.int64)
+    f_hi = np.zeros(depth, np.int64)
+    f_rev = np.zeros(depth, np.uint64)
+    f_num = np.zeros((depth, 4), np.uint64)
+    f_order = np.zeros((depth, n), np.int64)
+    f_safe = np.zeros((depth, n), np.int64)
+    f_count = np.zeros(depth, np.int64)
+    f_ci = np.zeros(depth, np.int64)
+    f_best = np.zeros(depth, np.int64)
+    f_total = np.zeros(depth, np.int64)
+    f_pos = np.zeros(depth, np.int64)
+    f_end = np.zeros(depth, np.int64)
+    child = np.zeros(4, np.uint64)
+    nodes = 0
+    collisions = 0
+    d = 0
+    f_lo[0], f_hi[0], f_rev[0] = lo0, hi0, rev0
+    for q in range(4):
+        f_num[0, q] = num0[q]
+    f_count[0] = _prepare(lay, lo0, hi0, rev0, full, n, f_order[0], f_safe[0])
+    f_ci[0] = -1
+    while True:
+        lo, hi = f_lo[d], f_hi[d]
+        if f_pos[d] < f_end[d]:  # the next group of the current candidate
+            a = f_pos[d]
+            b, c = _group_end(pk, a, f_end[d])
+            collisions += c
+            f_pos[d] = b
+            r = pk.rev[a]
+            for q in range(4):
+                child[q] = pk.num[a, q]
+            if popcount(full & ~r) == mines:
+                f_total[d] += b - a  # every safe cell revealed: won in all of them
+                continue
+            key = _canonical(r, child, perms)
+            if key in memo:
+                f_total[d] += memo[key]
+                continue
+            d += 1  # search the child belief
+            f_lo[d], f_hi[d], f_rev[d] = a, b, r
+            for q in range(4):
+                f_num[d, q] = child[q]
+            f_count[d] = _prepare(lay, a, b, r, full, n, f_order[d], f_safe[d])
+            f_ci[d] = -1
+            f_best[d] = 0
+            f_pos[d] = 0
+            f_end[d] = 0
+            nodes += 1
+            continue
+        if f_ci[d] >= 0 and f_total[d] > f_best[d]:
+            f_best[d] = f_total[d]
+        nxt = f_ci[d] + 1
+        if f_best[d] < hi - lo and nxt < f_count[d] and f_safe[d, nxt] > f_best[d]:
+            f_ci[d] = nxt
+            k = _partition(lay, lo, hi, f_order[d, nxt], f_rev[d], f_num[d], nbrm, pk)
+            f_pos[d] = lo
+            f_end[d] = lo + k
+            f_total[d] = 0
+            continue
+        value = f_best[d]  # this belief is done
+        memo[_canonical(f_rev[d], f_num[d], perms)] = value
+        if d == 0:
+            return value, nodes, collisions
+        d -= 1
+        f_total[d] += value
+
+
+@njit(cache=True)
+def _first_click(lay, cell, n, mines, nbrm, memo, pk, perms):
+    """W of the whole layout set when the first click is `cell`: (W, hash collisions)."""
+    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1) if n < 64 else ~np.uint64(0)
+    num0 = np.zeros(4, np.uint64)
+    child = np.zeros(4, np.uint64)
+    k = _partition(lay, 0, lay.shape[0], cell, np.uint64(0), num0, nbrm, pk)
+    total = 0
+    collisions = 0
+    a = 0
+    while a < k:
+        b, c = _group_end(pk, a, k)
+        collisions += c
+        r = pk.rev[a]
+        for q in range(4):
+            child[q] = pk.num[a, q]
+        if popcount(full & ~r) == mines:
+            total += b - a
+        else:
+            key = _canonical(r, child, perms)
+            if key in memo:
+                total += memo[key]
+            else:
+                value, _, c = _search(lay, a, b, r, child.copy(), n, mines, nbrm, memo, pk, perms)
+                total += value
+                collisions += c
+        a = b
+    return total, collisions
