@@ -1020,6 +1020,22 @@ def solve(view, mines, *, max_work: int = DEFAULT_MAX_WORK) -> Solution:
     view: 2-d integer array as `Game.view` shows it (COVERED, FLAGGED, 0..8); mines: the
     level's total mine count. Raises ValueError on bad input or an inconsistent position.
     """
+    arr, ws = _solved(view, mines, max_work)
+    shape = arr.shape
+    return Solution(
+        probabilities=ws.prob.reshape(shape),
+        safe=(ws.certain == CERTAIN_SAFE).reshape(shape),
+        mine=(ws.certain == CERTAIN_MINE).reshape(shape),
+        log_layouts=float(ws.stats[STAT_LOG_LAYOUTS]),
+        exact=bool(ws.stats[STAT_FALLBACKS] == 0),
+        fallbacks=int(ws.stats[STAT_FALLBACKS]),
+        nodes=int(ws.stats[STAT_NODES]),
+    )
+
+
+def _solved(view, mines, max_work):
+    """(the checked view, a Workspace holding its solution); ValueError on bad input or an
+    inconsistent position."""
     arr = _check_view(view)
     if isinstance(mines, bool) or not isinstance(mines, numbers.Integral):
         raise ValueError(f"mines must be an integer, got {mines!r}")
@@ -1037,16 +1053,7 @@ def solve(view, mines, *, max_work: int = DEFAULT_MAX_WORK) -> Solution:
     code = solve_fields(tuple(ws), flat, np.zeros(n, np.uint8), mines, nbr, nbr_count, int(max_work))
     if code != OK:
         raise ValueError(f"inconsistent position: no layout of {mines} mines agrees with the revealed numbers")
-    shape = (rows, cols)
-    return Solution(
-        probabilities=ws.prob.reshape(shape),
-        safe=(ws.certain == CERTAIN_SAFE).reshape(shape),
-        mine=(ws.certain == CERTAIN_MINE).reshape(shape),
-        log_layouts=float(ws.stats[STAT_LOG_LAYOUTS]),
-        exact=bool(ws.stats[STAT_FALLBACKS] == 0),
-        fallbacks=int(ws.stats[STAT_FALLBACKS]),
-        nodes=int(ws.stats[STAT_NODES]),
-    )
+    return arr, ws
 
 
 @njit(cache=True)
@@ -1072,14 +1079,10 @@ def sample_layouts(view, mines, n: int, seed=None, *, max_work: int = DEFAULT_MA
 
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
         raise ValueError(f"n must be a non-negative integer, got {n!r}")
-    arr = _check_view(view)
-    solve(arr, mines, max_work=max_work)  # checks mines and consistency
+    arr, ws = _solved(view, mines, max_work)
     rows, cols = arr.shape
-    nbr, nbr_count = _tables(rows, cols)
     flat = np.ascontiguousarray(arr, dtype=np.int8).ravel()
     known = np.zeros(flat.shape[0], np.uint8)
-    ws = new_workspace(flat.shape[0], int(mines))
-    solve_fields(tuple(ws), flat, known, int(mines), nbr, nbr_count, int(max_work))
     out = np.zeros((int(n), flat.shape[0]), np.uint8)
     code = _sample_many(tuple(ws), flat, known, as_generator(seed), out)
     if code == SAMPLE_FAILED:

@@ -64,21 +64,34 @@ def _check_agent(task: dict):
         raise ValueError(f"field 'agent'/'agent_params': {exc}") from None
 
 
-def _check_play(task: dict) -> None:
-    unknown = sorted(set(task) - _PLAY_FIELDS)
+def _check_fields(task: dict, kind: str, allowed: set, required=()) -> None:
+    """No field outside `allowed`, none of `required` missing; ValueError naming the field."""
+    unknown = sorted(set(task) - allowed)
     if unknown:
-        raise ValueError(f"field {unknown[0]!r} is not a 'play' param (allowed: {', '.join(sorted(_PLAY_FIELDS))})")
-    for field in ("agent", "level", "n_games"):
+        raise ValueError(f"field {unknown[0]!r} is not a {kind!r} param (allowed: {', '.join(sorted(allowed))})")
+    for field in required:
         if field not in task:
             raise ValueError(f"missing field {field!r}")
-    _check_agent(task)
+
+
+def _check_level(task: dict) -> None:
     try:
         Level.parse(task["level"])
     except ValueError as exc:
         raise ValueError(f"field 'level': {exc}") from None
-    n = task["n_games"]
+
+
+def _check_game_count(task: dict, field: str) -> None:
+    n = task[field]
     if type(n) is not int or not 1 <= n <= MAX_GAMES:
-        raise ValueError(f"field 'n_games' must be an integer in [1, {MAX_GAMES}], got {n!r}")
+        raise ValueError(f"field {field!r} must be an integer in [1, {MAX_GAMES}], got {n!r}")
+
+
+def _check_play(task: dict) -> None:
+    _check_fields(task, "play", _PLAY_FIELDS, ("agent", "level", "n_games"))
+    _check_agent(task)
+    _check_level(task)
+    _check_game_count(task, "n_games")
     if type(task.get("flood", True)) is not bool:
         raise ValueError(f"field 'flood' must be true or false, got {task['flood']!r}")
 
@@ -152,10 +165,7 @@ def _check_stages(task: dict, field: str) -> None:
 
 
 def _check_train(task: dict) -> None:
-    unknown = sorted(set(task) - _TRAIN_FIELDS)
-    if unknown:
-        raise ValueError(f"field {unknown[0]!r} is not a 'train_test' param "
-                         f"(allowed: {', '.join(sorted(_TRAIN_FIELDS))})")
+    _check_fields(task, "train_test", _TRAIN_FIELDS)
     agent = _check_agent(task)
     if not agent.learns:
         raise ValueError(f"field 'agent': {task['agent']!r} does not learn; use a 'play' task")
@@ -229,24 +239,13 @@ _EVAL_FIELDS = {"kind", "module", "seed", "agent", "agent_params", "level", "gam
 
 
 def _check_eval(task: dict) -> None:
-    unknown = sorted(set(task) - _EVAL_FIELDS)
-    if unknown:
-        raise ValueError(f"field {unknown[0]!r} is not a 'train_eval' param "
-                         f"(allowed: {', '.join(sorted(_EVAL_FIELDS))})")
-    for field in ("agent", "level", "games", "every", "eval_games", "eval_seed"):
-        if field not in task:
-            raise ValueError(f"missing field {field!r}")
+    _check_fields(task, "train_eval", _EVAL_FIELDS, ("agent", "level", "games", "every", "eval_games", "eval_seed"))
     agent = _check_agent(task)
     if agent.learns and not hasattr(agent, "frozen"):
         raise ValueError(f"field 'agent': {task['agent']!r} learns but has no frozen() policy to evaluate")
-    try:
-        Level.parse(task["level"])
-    except ValueError as exc:
-        raise ValueError(f"field 'level': {exc}") from None
+    _check_level(task)
     for field in ("games", "every", "eval_games"):
-        v = task[field]
-        if type(v) is not int or not 1 <= v <= MAX_GAMES:
-            raise ValueError(f"field {field!r} must be an integer in [1, {MAX_GAMES}], got {v!r}")
+        _check_game_count(task, field)
     if task["games"] % task["every"]:
         raise ValueError(f"field 'games' ({task['games']}) must be a multiple of 'every' ({task['every']})")
     if type(task["eval_seed"]) is not int or task["eval_seed"] < 0:

@@ -31,7 +31,7 @@ import pandas as pd
 
 from ..report import PaperResult
 from ..stats import t_interval, wilson
-from ..sweep import derive_seed, run_sweep, task_rows
+from ..sweep import derive_seed, run_sweep, task_key, task_rows
 from ..tasks import eval_spec, play_tasks, win_rates
 
 PAPER = "bilir2023"
@@ -117,7 +117,8 @@ def run_curves(methods, games: int, every: int, eval_games: int, seed: int = 0, 
         for r in range(replicates):
             tasks[(label, r)] = eval_spec(agent, params, LEVEL, n, every, eval_games,
                                           seed=derive_seed(seed, {"paper": PAPER, "replicate": r}), eval_seed=eval_seed)
-    df = run_sweep(_unique(tasks.values()), executor=executor, progress=len(tasks) > 1)
+    unique = list({task_key(t): t for t in tasks.values()}.values())  # a label listed twice runs once
+    df = run_sweep(unique, executor=executor, progress=len(tasks) > 1)
     rows = []
     for (label, r), task in tasks.items():
         part = task_rows(df, task)
@@ -133,16 +134,6 @@ def run_curves(methods, games: int, every: int, eval_games: int, seed: int = 0, 
     out["win_rate"] = out["wins"] / out["boards"]
     return out[["method", "replicate", "games_end", "boards", "wins", "win_rate"]
                + [c for c in ("train_wins", "states") if c in out.columns]]
-
-
-def _unique(tasks) -> list[dict]:
-    seen, out = set(), []
-    for t in tasks:
-        key = repr(sorted(t.items(), key=lambda kv: kv[0]))
-        if key not in seen:
-            seen.add(key)
-            out.append(t)
-    return out
 
 
 def summarize(curves: pd.DataFrame) -> pd.DataFrame:

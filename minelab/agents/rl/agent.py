@@ -86,9 +86,12 @@ class RLAgent(Agent):
         return twin
 
     def copy(self) -> "RLAgent":
-        """An independent agent with the same knowledge."""
-        twin = copy.deepcopy(self)
-        return twin
+        """An independent agent with the same knowledge (and the same stream state)."""
+        return copy.deepcopy(self)
+
+    def _stream_copy(self) -> np.random.Generator:
+        """The agent's stream, copied: a dry run (`choose`) draws from it, not from the agent's."""
+        return copy.deepcopy(self.rng)
 
     # --- play ----------------------------------------------------------------------
     def play_batch(self, gs, n_games, deal_rng, out):

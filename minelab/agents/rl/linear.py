@@ -142,9 +142,7 @@ class LinearQAgent(RLAgent):
 
     def _peek(self, game, work):
         twin_work = LinearWork(*(a.copy() for a in work))
-        rng = np.random.Generator(np.random.PCG64())
-        rng.bit_generator.state = self.rng.bit_generator.state
-        return linear_peek(game._gs.shown, self.W, self.B, self.explore, twin_work, self.games, rng)
+        return linear_peek(game._gs.shown, self.W, self.B, self.explore, twin_work, self.games, self._stream_copy())
 
 
 @kernel

@@ -255,9 +255,7 @@ class MctsAgent(RLAgent):
         return moves
 
     def _peek(self, game, work):
-        twin = self.copy()
-        twin.rng = np.random.Generator(np.random.PCG64())
-        twin.rng.bit_generator.state = self.rng.bit_generator.state
+        twin = self.copy()  # simulations write the table: the dry run plays on a copy (stream included)
         gs = game._gs
         return mcts_decide(gs, twin.table.arrays(), twin.config, work, twin._workspace(gs), twin.rng)
 

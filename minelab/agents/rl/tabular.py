@@ -234,8 +234,7 @@ class TabularAgent(RLAgent):
         return None if row < 0 else self.table.q[row].reshape(v.shape).copy()
 
     def _peek(self, game, work):
-        rng = np.random.Generator(np.random.PCG64())
-        rng.bit_generator.state = self.rng.bit_generator.state
+        rng = self._stream_copy()
         return tabular_peek(self.table.arrays(), self.config, self.explore, game._gs.shown, work.key, self.games,
                             work.pending[P_ACTION], rng)
 
