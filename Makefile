@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(BIN)/minelab bench bandit
 	$(BIN)/minelab bench csp
 	$(BIN)/minelab bench rl
+	$(BIN)/minelab bench uct
 
 lab: $(STAMP)
 	$(BIN)/python -m ipykernel install --user --name minelab --display-name "Python (minelab)"

@@ -66,13 +66,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     b = sub.add_parser("bench", help="measure throughput (games/s on one core)")
-    b.add_argument("what", choices=("engine", "agents", "bandit", "csp", "rl"),
+    b.add_argument("what", choices=("engine", "agents", "bandit", "csp", "rl", "uct"),
                    help="engine: oracle play per level (the floor under every agent); agents: each agent on 9x9x10; "
                         "bandit: greedy MAB training on 8x8x10 (first games, and after --train-games) "
                         "and the trained agent's test play on expert; csp: the exact-probability kernel per "
                         "position, then csp, hcsp and best on beginner (8x8x10) and expert; rl: the RL agents "
                         "training on 5x5x5:none (Q-learning's random phase and after --train-games), the Q "
-                        "table's bytes, and the Gymnasium environments' steps/s")
+                        "table's bytes, and the Gymnasium environments' steps/s; uct: simulations/s of the tree "
+                        "searches oh and uct on 4x4x4, 8x8x10 and 16x30x99 (the paper's 10,000 simulations a "
+                        "move, 100 on 16x30)")
     b.add_argument("--train-games", type=_positive_int, default=None,
                    help="bandit / rl: training games before the trained-rate measurements "
                         "(default 100000 for bandit, 10000000 for rl)")
@@ -274,6 +276,32 @@ def bench_csp(seconds: float):
         yield {**measure(agent, level, seconds, start), "bench": "csp"}
 
 
+UCT_BENCH = (("oh", "4x4x4"), ("uct", "4x4x4"), ("oh", "8x8x10"), ("uct", "8x8x10"), ("oh", "16x30x99"),
+             ("uct", "16x30x99"))
+
+
+def bench_uct(seconds: float):
+    """Simulations/s of the tree searches (one core), playing whole games at the paper's
+    simulations per move; the warm-up game (compilation) is not counted."""
+    from . import make_agent, play
+
+    for agent, level in UCT_BENCH:
+        sims = 100 if level == "16x30x99" else 10_000
+        last = {}
+
+        def run(n):
+            last["df"] = play(make_agent(agent, seed=0, simulations=sims), level, n, seed=1, progress=False,
+                              chunk=max(n, 1))
+
+        warm = play(make_agent(agent, seed=0, simulations=sims), level, 1, seed=0, progress=False)
+        n, elapsed = _timed(run, seconds, n=4)
+        done = int(last["df"]["simulations"].sum())
+        yield {"bench": "uct", "what": f"{agent} on {level}, {sims:,} simulations a move", "agent": agent,
+               "level": level, "simulations_per_move": sims, "games": n, "simulations": done,
+               "seconds": round(elapsed, 4), "simulations_per_second": done / elapsed,
+               "games_per_second": n / elapsed, "compile_seconds": round(warm.attrs["compile_seconds"], 3)}
+
+
 def cmd_bench(args) -> int:
     if args.what == "bandit":
         rows = bench_bandit(args.seconds, args.train_games or 100_000)
@@ -281,6 +309,8 @@ def cmd_bench(args) -> int:
         rows = bench_rl(args.seconds, args.train_games or 10_000_000)
     elif args.what == "csp":
         rows = bench_csp(args.seconds)
+    elif args.what == "uct":
+        rows = bench_uct(args.seconds)
     else:
         jobs = [("oracle", level) for level in BENCH_LEVELS] if args.what == "engine" else \
             [(agent, "9x9x10") for agent in BENCH_AGENTS]
@@ -295,6 +325,10 @@ def cmd_bench(args) -> int:
                       f"({row['games']} solves in {row['seconds']:.2f} s)", flush=True)
                 continue
             label = f"{row['what']:55s}" if "what" in row else f"{row['agent']:10s} {row['level']:10s}"
+            if "simulations_per_second" in row:
+                print(f"{args.what:7s} {row['what']:55s} {row['simulations_per_second']:>14,.0f} simulations/s "
+                      f"({row['simulations']:,} in {row['games']} games, {row['seconds']:.2f} s)", flush=True)
+                continue
             unit, count = ("steps", row["steps"]) if "steps" in row else ("games", row["games"])
             memory = (f"; table {row['states']:,} states, {row['table_bytes'] / 2**20:,.0f} MiB "
                       f"({row['bytes_per_state']:.0f} B a state)") if "table_bytes" in row else ""

@@ -48,8 +48,16 @@ RL_GAMES = (("5x5x5:none", 0), ("5x5x5:none", 1), ("5x5x5", 2), ("5x5x5:opening"
 RL_BATCH = ("5x5x5:none", 200, 0)
 _RL_EXPLORE = {"random_games": 20, "epsilon": 0.1}
 ONE_SIZE_AGENTS = {"q-learning": _RL_EXPLORE, "sarsa": _RL_EXPLORE, "linear-q": _RL_EXPLORE, "mcts": {}}
+# Tree searches play with few simulations here (their default, the paper's 10,000 per
+# move, would make the files slow to check); the search itself is the same.
+SEARCH_AGENTS = {"uct": {"simulations": 100}, "oh": {"simulations": 100}}
 AGENT_SEED = 7
 TRAINED_GAME_SEED = 5
+
+
+def agent_params(name: str) -> dict:
+    """The parameters an agent plays its golden playthrough (and the contract tests) with."""
+    return {**ONE_SIZE_AGENTS.get(name, {}), **SEARCH_AGENTS.get(name, {})}
 
 
 def default_dir() -> Path:
@@ -95,7 +103,7 @@ def playthrough(name: str) -> str:
         >>> print(playthrough("oracle").splitlines()[0])
         # minelab golden playthrough: oracle
     """
-    params = ONE_SIZE_AGENTS.get(name, {})
+    params = agent_params(name)
     agent = make_agent(name, seed=AGENT_SEED, **params)
     games = RL_GAMES if name in ONE_SIZE_AGENTS else SMALL_BOARD_AGENTS.get(name, GAMES)
     lines = [f"# minelab golden playthrough: {name}",

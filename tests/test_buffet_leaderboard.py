@@ -63,21 +63,26 @@ def test_profile_sizes_are_valid_and_ordered(module):
 
 
 def test_paper_profiles_are_the_papers_sizes():
-    assert buffet.SIZES["paper"] == {"games": 100_000, "expert_games": 10_000, "fig2_games": 10_000}
+    assert buffet.SIZES["paper"] == {"games": 100_000, "expert_games": 10_000, "tree_games": 10_000,
+                                     "fig2_games": 10_000}
+    assert [buffet.simulations(lv) for lv in ("4x4x4", "9x9x10", "16x16x40", "16x30x99")] == [10_000, 10_000, 100, 100]
     assert board.SIZES["paper"]["games"] == 100_000 and board.SIZES["paper"]["expert_games"] == 20_000
 
 
 # --------------------------------------------------------------------------- tables
 def test_table1_has_every_format_and_column():
-    res = buffet.table1_win_rates(games=6, expert_games=3, seed=1, executor="serial",
-                                  agents={"CSP-PGMS": "random", "HCSP": "not-an-agent"})
+    res = buffet.table1_win_rates(games=6, expert_games=3, tree_games=0, seed=1, executor="serial",
+                                  agents={"CSP-PGMS": "random", "HCSP": "not-an-agent", "BSSUCT": "uct", "OH": "oh"})
     t = res.table
     assert len(t) == 11 * 4
     assert list(dict.fromkeys(t["level"])) == [lv for _, lv in buffet.FORMATS]
     by = t.set_index(["level", "column"])
-    assert (by.xs("BSSUCT", level="column")["status"] == "next issue").all()
-    assert (by.xs("OH", level="column")["status"] == "next issue").all()
-    assert (by.xs("HCSP", level="column")["status"] == "agent 'not-an-agent' not registered yet").all()
+    bss = by.xs("BSSUCT", level="column")
+    documented = bss["published"].notna()
+    assert documented.sum() == 7 and (bss.loc[~documented, "status"] == "not documented in the paper").all()
+    assert (bss.loc[documented, "status"] == "not run (tree_games=0)").all()
+    assert (by.xs("OH", level="column")["status"] == "not run (tree_games=0)").all()
+    assert (by.xs("HCSP", level="column")["status"] == "agent 'not-an-agent' not registered").all()
     csp = by.xs("CSP-PGMS", level="column")
     assert (csp["status"] == "measured").all()
     assert csp.loc["16x30x99", "games"] == 3 and csp.loc["4x4x4", "games"] == 6
@@ -87,17 +92,21 @@ def test_table1_has_every_format_and_column():
     assert {m["quantity"] for m in res.measured} == {buffet.quantity("CSP-PGMS", lv) for _, lv in buffet.FORMATS}
     assert all("standing in" in m["note"] for m in res.measured)
     layout = buffet.table1_layout(t)
-    assert len(layout) == 11 and (layout["OH minelab"] == "next issue").all()
+    assert len(layout) == 11 and (layout["OH minelab"] == "not run (tree_games=0)").all()
     assert res.figure is not None
 
 
 def test_table1_measures_csp_and_hcsp_on_the_same_boards():
     if not {"csp", "hcsp"} <= set(ml.list_agents()):
         pytest.skip("csp / hcsp not registered yet")
-    res = buffet.table1_win_rates(games=20, expert_games=2, seed=0, executor="serial", formats=["1x3x1", "4x4x4"])
+    res = buffet.table1_win_rates(games=20, expert_games=2, tree_games=3, seed=0, executor="serial",
+                                  formats=["1x3x1", "4x4x4"])
     t = res.table.set_index(["level", "column"])
     assert t.loc[("1x3x1", "CSP-PGMS"), "win_rate"] == 1.0  # a corner click on 1x3x1 always wins
     assert t.loc[("4x4x4", "HCSP"), "status"] == "measured"
+    for col in buffet.TREE_COLUMNS:  # the tree searches, at the paper's 10,000 simulations per move
+        assert t.loc[("4x4x4", col), "status"] == "measured" and t.loc[("4x4x4", col), "games"] == 3
+        assert t.loc[("4x4x4", col), "simulations"] == 10_000 and t.loc[("1x3x1", col), "win_rate"] == 1.0
     published = set(report.load_published("buffet2012")["quantity"])
     assert {m["quantity"] for m in res.measured} <= published | {buffet.quantity("HCSP", "1x3x1")}
 
@@ -160,7 +169,8 @@ def test_play_tasks_share_boards_across_agents_and_sizes():
     ({"games": 0}, "games must be a positive integer"),
     ({"expert_games": "many"}, "expert_games must be a positive integer"),
     ({"seed": -1}, "seed must be a non-negative integer"),
-    ({"agents": {"BSSUCT": "csp"}}, "is not one minelab measures"),
+    ({"agents": {"PSEQ": "csp"}}, "is not one minelab measures"),
+    ({"tree_games": -1}, "tree_games must be a non-negative integer"),
     ({"agents": ["csp"]}, "agents must be a dict"),
     ({"formats": ["7x7x7"]}, "not a Table 1 format"),
 ])

@@ -4,7 +4,11 @@ Table 1 gives the win rates of four programs on 11 board formats, first click sa
 ("one can not lose at the first move", the package's default rule): CSP-PGMS (PGMS's
 own CSP), HCSP (CSP breaking ties toward the frontier, Legendre et al.), BSSUCT (UCT of
 Sebag & Teytaud) and OH (the paper's Optimistic Heuristics). minelab measures the CSP
-column with `csp` and the HCSP column with `hcsp`; BSSUCT and OH come in the next issue.
+column with `csp`, the HCSP column with `hcsp`, BSSUCT with `uct` and OH with `oh`
+(minelab.agents.uct), the tree searches at the paper's simulations per move (10,000;
+100 on 16x16 and 16x30; the paper gives no count for BSSUCT: the same). BSSUCT is run
+only where the paper has a number for it (the caption: "not documented for cases in
+which it was too slow").
 
 Note on the CSP-PGMS column: PGMS's CSP does not compute exact probabilities, while
 `csp` does (minelab.probability), so ours is expected to be higher where guesses
@@ -13,7 +17,10 @@ data/published/buffet2012.csv and are only drawn beside ours, labelled "publishe
 
 Each format's games are played in chunks of CHUNK games; chunk i of a format is dealt
 from the same seed for both agents (paired comparison), and a paper-size run reuses
-the chunks of a quick one from the result cache.
+the chunks of a quick one from the result cache. The tree searches play chunks of
+TREE_CHUNK games (a decision costs up to 10,000 simulations), again the same boards for
+`uct` and `oh`. Their games are independent (nothing is learnt across games): Wilson
+intervals.
 """
 from __future__ import annotations
 
@@ -38,20 +45,34 @@ FORMATS = (
 )
 EXPERT = "16x30x99"  # the format the paper averages over 10^4 games instead of 10^5
 COLUMNS = ("CSP-PGMS", "HCSP", "BSSUCT", "OH")
-AGENTS = {"CSP-PGMS": "csp", "HCSP": "hcsp"}  # the columns minelab measures, and with which agent
-NEXT_ISSUE = ("BSSUCT", "OH")
+AGENTS = {"CSP-PGMS": "csp", "HCSP": "hcsp", "BSSUCT": "uct", "OH": "oh"}  # each column's agent
+TREE_COLUMNS = ("BSSUCT", "OH")  # tree searches: simulations per move, games of their own
+SIMULATIONS = 10_000  # per move (Table 1's caption, for OH)
+FEW_SIMULATIONS = {"16x16x40": 100, "16x30x99": 100}  # "except expert mode and intermediate mode"
 CHUNK = 5_000
+TREE_CHUNK = 500
 
 # Run sizes per profile. paper = the paper's: 10^5 games per format, 10^4 on 16x30.
+# tree_games: per (format, tree column); the paper does not say how many games OH or BSSUCT
+# played. 10,000 each is what about two hours on 2 cores allows (measured: 0.03-0.19 s a game
+# at 10,000 simulations per move on one core); the dask path (executor=) serves more.
 SIZES = {
-    "smoke": {"games": 40, "expert_games": 10, "fig2_games": 20},
-    "quick": {"games": 10_000, "expert_games": 1_000, "fig2_games": 2_000},
-    "paper": {"games": 100_000, "expert_games": 10_000, "fig2_games": 10_000},
+    "smoke": {"games": 40, "expert_games": 10, "tree_games": 4, "fig2_games": 20},
+    "quick": {"games": 10_000, "expert_games": 1_000, "tree_games": 200, "fig2_games": 2_000},
+    "paper": {"games": 100_000, "expert_games": 10_000, "tree_games": 10_000, "fig2_games": 10_000},
 }
 NOTES = {
     "CSP-PGMS": "minelab csp (exact probabilities); the published column is PGMS's own CSP, not exact",
     "HCSP": "minelab hcsp (exact probabilities, ties toward the frontier)",
+    "BSSUCT": "minelab uct (UCT over belief states, exact layout sampling, CSP default policy), {sims:,} simulations "
+              "per move; the paper gives no simulation count for BSSUCT",
+    "OH": "minelab oh (Alg. 2: UCT over the least probable cells, HCSP default policy), {sims:,} simulations per move",
 }
+
+
+def simulations(level: str) -> int:
+    """The tree searches' simulations per move on a Table 1 format."""
+    return FEW_SIMULATIONS.get(level, SIMULATIONS)
 
 
 def quantity(column: str, level: str) -> str:
@@ -101,56 +122,53 @@ def _formats(formats) -> list[tuple[str, str]]:
     return out
 
 
-def table1_win_rates(games: int = SIZES["quick"]["games"], expert_games: int = SIZES["quick"]["expert_games"],
-                     seed: int = 0, executor="processes", agents=None, formats=None) -> PaperResult:
-    """Table 1: win rates of `csp` (CSP-PGMS column) and `hcsp` (HCSP column) on the 11
-    formats with Wilson 95% intervals, beside every published value of the table.
+def _table1_tasks(formats, agents, games, expert_games, tree_games, seed, documented) -> list[dict]:
+    """The sweep of Table 1: csp-like columns in CHUNK-game chunks, the tree columns at
+    their simulations per move in TREE_CHUNK-game chunks (BSSUCT only where `documented`)."""
+    registered = set(list_agents())
+    tasks = []
+    for _, lv in formats:
+        flat = [a for c, a in agents.items() if c not in TREE_COLUMNS and a in registered]
+        if flat:
+            tasks += play_tasks(list(dict.fromkeys(flat)), lv, expert_games if lv == EXPERT else games, seed)
+        tree = [a for c, a in agents.items() if c in TREE_COLUMNS and a in registered
+                and (c != "BSSUCT" or (lv, c) in documented)]
+        if tree and tree_games:
+            params = {a: {"simulations": simulations(lv)} for a in tree}
+            tasks += play_tasks(list(dict.fromkeys(tree)), lv, tree_games, seed, chunk=TREE_CHUNK,
+                                agent_params=params)
+    return tasks
 
-    One row per (format, column): ours (games, wins, win rate, interval; BSSUCT and OH
-    say "next issue"), the published value with its +- where printed, and whether the
-    published value lies outside our interval. An agent that is not registered (yet) is
-    reported as such in `status`, not run. `agents` maps columns to agent names
-    (default: AGENTS), so another agent can stand in for one column."""
+
+def table1_win_rates(games: int = SIZES["quick"]["games"], expert_games: int = SIZES["quick"]["expert_games"],
+                     tree_games: int = SIZES["quick"]["tree_games"], seed: int = 0, executor="processes",
+                     agents=None, formats=None) -> PaperResult:
+    """Table 1: win rates of `csp` (CSP-PGMS column), `hcsp` (HCSP), `uct` (BSSUCT) and
+    `oh` (OH) on the 11 formats with Wilson 95% intervals, beside every published value.
+
+    One row per (format, column): ours (games, wins, win rate, interval), the published
+    value with its +- where printed, and whether the published value lies outside our
+    interval. `games` / `expert_games`: per format for the csp-like columns (16x30 takes
+    expert_games); `tree_games`: per format for the tree searches (0: not run). An agent
+    that is not registered is reported as such in `status`, not run; BSSUCT is run only
+    where the paper has a number. `agents` maps columns to agent names (default: AGENTS),
+    so another agent can stand in for a column."""
     games, expert_games = check_games("games", games), check_games("expert_games", expert_games)
+    if isinstance(tree_games, bool) or not isinstance(tree_games, (int, np.integer)) or tree_games < 0:
+        raise ValueError(f"tree_games must be a non-negative integer, got {tree_games!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     agents = _agents(AGENTS if agents is None else agents)
     formats = _formats([lv for _, lv in FORMATS] if formats is None else formats)
-    registered = set(list_agents())
-    runnable = [a for a in dict.fromkeys(agents.values()) if a in registered]
-
-    tasks = []
-    for _, lv in formats:
-        if runnable:
-            tasks += play_tasks(runnable, lv, expert_games if lv == EXPERT else games, int(seed))
+    pub = published().set_index(["level", "column"])
+    tasks = _table1_tasks(formats, agents, games, expert_games, int(tree_games), int(seed), set(pub.index))
     df = run_sweep(tasks, executor=executor, progress=len(tasks) > 8) if tasks else pd.DataFrame()
     ours = win_rates(df, ("agent", "level")) if tasks else pd.DataFrame(columns=["agent", "level"])
-    pub = published().set_index(["level", "column"])
-
+    registered = set(list_agents())
     rows = []
     for label, lv in formats:
         for col in COLUMNS:
-            agent = agents.get(col)
-            row = {"format": label, "level": lv, "column": col, "agent": agent or "", "status": "",
-                   "games": pd.NA, "wins": pd.NA, "win_rate": np.nan, "ci_low": np.nan, "ci_high": np.nan}
-            if col in NEXT_ISSUE:
-                row["status"] = "next issue"
-            elif agent not in registered:
-                row["status"] = f"agent {agent!r} not registered yet"
-            else:
-                r = ours[(ours["agent"] == agent) & (ours["level"] == lv)].iloc[0]
-                row.update(status="measured", games=int(r.games), wins=int(r.wins), win_rate=r.win_rate,
-                           ci_low=r.ci_low, ci_high=r.ci_high)
-            if (lv, col) in pub.index:
-                p = pub.loc[(lv, col)]
-                row.update(published=p["value"], published_low=p["ci_low"], published_high=p["ci_high"],
-                           published_games=p["games"])
-            else:
-                row.update(published=np.nan, published_low=np.nan, published_high=np.nan, published_games=pd.NA)
-            measured = row["status"] == "measured" and not np.isnan(row["published"])
-            row["published_outside_ci"] = (bool(row["published"] < row["ci_low"] or row["published"] > row["ci_high"])
-                                           if measured else pd.NA)
-            rows.append(row)
+            rows.append(_table1_row(label, lv, col, agents.get(col), ours, pub, registered, tree_games))
     table = pd.DataFrame(rows)
     for col in ("games", "wins", "published_games"):
         table[col] = table[col].astype("Int64")
@@ -158,12 +176,41 @@ def table1_win_rates(games: int = SIZES["quick"]["games"], expert_games: int = S
 
     measured = []
     for r in table[table["status"] == "measured"].itertuples():
-        note = f"{NOTES[r.column]}" if agents[r.column] == AGENTS[r.column] else f"minelab {r.agent} standing in"
-        if r.published_outside_ci is True:
+        note = (NOTES[r.column].format(sims=simulations(r.level)) if agents[r.column] == AGENTS[r.column]
+                else f"minelab {r.agent} standing in")
+        if r.published_outside_ci is True or r.published_outside_ci is np.True_:
             note += "; the published value lies outside our 95% interval"
         measured.append({"item": ITEM, "quantity": quantity(r.column, r.level), "value": r.win_rate,
                          "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games), "note": note})
     return PaperResult("table1_win_rates", _figure(table, formats), table, measured)
+
+
+def _table1_row(label, lv, col, agent, ours, pub, registered, tree_games) -> dict:
+    """One (format, column) row of table1_win_rates: ours (or why not), the published value."""
+    row = {"format": label, "level": lv, "column": col, "agent": agent or "", "status": "",
+           "games": pd.NA, "wins": pd.NA, "win_rate": np.nan, "ci_low": np.nan, "ci_high": np.nan,
+           "simulations": simulations(lv) if col in TREE_COLUMNS else pd.NA}
+    hit = ours[(ours["agent"] == agent) & (ours["level"] == lv)] if agent else ours.iloc[:0]
+    if agent not in registered:
+        row["status"] = f"agent {agent!r} not registered"
+    elif col == "BSSUCT" and (lv, col) not in pub.index:
+        row["status"] = "not documented in the paper"
+    elif col in TREE_COLUMNS and not tree_games:
+        row["status"] = "not run (tree_games=0)"
+    elif not hit.empty:
+        r = hit.iloc[0]
+        row.update(status="measured", games=int(r.games), wins=int(r.wins), win_rate=r.win_rate,
+                   ci_low=r.ci_low, ci_high=r.ci_high)
+    if (lv, col) in pub.index:
+        p = pub.loc[(lv, col)]
+        row.update(published=p["value"], published_low=p["ci_low"], published_high=p["ci_high"],
+                   published_games=p["games"])
+    else:
+        row.update(published=np.nan, published_low=np.nan, published_high=np.nan, published_games=pd.NA)
+    measured = row["status"] == "measured" and not np.isnan(row["published"])
+    row["published_outside_ci"] = (bool(row["published"] < row["ci_low"] or row["published"] > row["ci_high"])
+                                   if measured else pd.NA)
+    return row
 
 
 def _pct(value, low=np.nan, high=np.nan, games=pd.NA) -> str:
@@ -189,7 +236,7 @@ def table1_layout(table: pd.DataFrame) -> pd.DataFrame:
             if not (pd.isna(r.published_low) or pd.isna(r.published_high)):
                 spread = f" ± {100 * (r.published_high - r.published_low) / 2:.2g}%"
             pub = "" if pd.isna(r.published) else f"{100 * r.published:.2f}%{spread}"
-            if r.published_outside_ci is True:
+            if not pd.isna(r.published_outside_ci) and bool(r.published_outside_ci):
                 pub += " †"
             row[f"{r.column} published"] = pub
             row[f"{r.column} minelab"] = (_pct(r.win_rate, r.ci_low, r.ci_high, r.games) if r.status == "measured"
@@ -218,8 +265,8 @@ def _figure(table: pd.DataFrame, formats):
     import matplotlib.pyplot as plt
 
     style = {"CSP-PGMS": ("C0", "o"), "HCSP": ("C1", "s"), "BSSUCT": ("C2", "^"), "OH": ("C3", "D")}
-    ours_dx = {"CSP-PGMS": -0.33, "HCSP": -0.07}
-    pub_dx = {"CSP-PGMS": -0.21, "HCSP": 0.05, "BSSUCT": 0.2, "OH": 0.33}
+    ours_dx = {"CSP-PGMS": -0.38, "HCSP": -0.16, "BSSUCT": 0.06, "OH": 0.28}
+    pub_dx = {"CSP-PGMS": -0.3, "HCSP": -0.08, "BSSUCT": 0.14, "OH": 0.36}
     fig, (ax, dax) = plt.subplots(2, 1, figsize=(11, 7.5), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
     x_of = {lv: i for i, (_, lv) in enumerate(formats)}
     floor = 1e-3
@@ -258,7 +305,7 @@ def _figure(table: pd.DataFrame, formats):
     ax.set_ylim(floor, 1.5)
     ax.set_ylabel("win rate (log scale)")
     ax.set_title("Buffet et al. 2012, Table 1: minelab (filled, 95% Wilson) beside the published programs (hollow, "
-                 "± as printed)\nBSSUCT and OH: published only (minelab: next issue)", fontsize=9)
+                 "± as printed)\nBSSUCT = minelab uct, OH = minelab oh, at the paper's simulations per move", fontsize=9)
     ax.grid(axis="y", which="both", alpha=0.25)
     ax.legend(fontsize=7, ncol=2, loc="lower left")
     dax.axhline(0, color="k", lw=0.8)
@@ -356,8 +403,8 @@ def _gap(r) -> float:
 
 
 def table1_text(result: PaperResult) -> str:
-    """Markdown commentary of `table1_win_rates`: the CSP-PGMS and HCSP columns against ours,
-    each published value placed inside, above or below our 95% interval."""
+    """Markdown commentary of `table1_win_rates`: each column against ours, each published
+    value placed inside, above or below our 95% interval."""
     t = result.table
     ours = t[t["status"] == "measured"]
     if ours.empty:
@@ -375,6 +422,7 @@ def table1_text(result: PaperResult) -> str:
 
     lines += _pgms_lines(cell)
     lines += _hcsp_lines(cell)
+    lines += _tree_lines(cell)
     lines += _special_board_lines(cell, ours)
     return "\n".join(lines)
 
@@ -448,6 +496,22 @@ def _hcsp_lines(cell: dict) -> list[str]:
                         "likely does more than this tie-break, and we have not found which reading gives the "
                         "published numbers." if below_most else
                         "; here the published HCSP is not above our interval on most standard levels."))
+    return lines
+
+
+def _tree_lines(cell: dict) -> list[str]:
+    """table1_text: the BSSUCT and OH columns, each published value against our interval."""
+    lines: list[str] = []
+    for col, agent in (("BSSUCT", "uct"), ("OH", "oh")):
+        rows = [cell[(lv, col)] for _, lv in FORMATS if (lv, col) in cell and not pd.isna(cell[(lv, col)].published)]
+        if not rows:
+            continue
+        where = [_where(r.published, r.ci_low, r.ci_high) for r in rows]
+        listing = "; ".join(f"{r.level}: {_p(r.published, 2)} vs {_ci(r, 2)}, {int(r.games):,} games "
+                            f"({w})" for r, w in zip(rows, where))
+        lines.append(f"* **{col} column** (`{agent}`, {SIMULATIONS:,} simulations a move, 100 on 16x16 and 16x30): "
+                     f"the published value lies inside our interval on {where.count('inside')} of {len(rows)} "
+                     f"formats, below it on {where.count('below')}, above it on {where.count('above')}. {listing}.")
     return lines
 
 

@@ -1,0 +1,386 @@
+"""Tree search over belief states: `uct` (BSSUCT) and `oh` (Optimistic Heuristics).
+
+Buffet, Lee, Lin & Teytaud (2012), "Optimistic Heuristics for MineSweeper", Alg. 1 and 2.
+Both agents play as `csp` between guesses (open in the top-left corner, reveal every
+certainly safe cell, flag every certain mine) and search only when a guess is needed:
+revealing a certainly safe cell never lowers the chance to win, so a tree over those
+moves would only repeat the same value (the exact solver in `minelab.optimal` uses the
+same shortcut). A decision runs `simulations` simulations from the current view, each:
+
+1. draws a hidden layout **uniformly among those consistent with the view**
+   (`probability.sample_layout`: exact weights from the solver's counts, no rejection);
+2. descends from the current position. At a position (a view where a guess is needed)
+   the candidate decisions are, for `uct`, every covered cell that is not certainly a
+   mine and, for `oh`, the set E of cells of least mine probability (Alg. 2's "CSP"
+   line). A position that has had **more than `expand` (5) simulations** picks the
+   candidate d maximising the paper's
+       Q_ucb(s, d) = Q(s, d) + sqrt(log(2 + n(s)) / (1 + n(s, d)))
+   (Q the mean reward of the simulations that took d in s, 0 before any; n(s) = sum of
+   n(s, d)); a position with fewer picks by the heuristic: for `oh` HCSP's choice (the
+   least probable cell closest to the revealed area, then at random), for `uct` the
+   myopic CSP choice of Sebag & Teytaud (least probable, ties at random) or, with
+   `default="random"`, a uniformly random candidate;
+3. reveals the choice on the drawn layout, then every cell that has become certainly
+   safe (the csp closure), until the next guess or the game's end;
+4. backs the reward (1 for a win, 0 for a loss) up every stored position of its path.
+
+The real move is the candidate of best mean Q at the root (ties: more simulations, then
+the lower cell index), as Alg. 1's last line. A root with one candidate is played at
+once.
+
+Choices where §2-3 are vague, made here and written down:
+- *What a state is*: a node is the **view** (revealed numbers), so it stands for the
+  belief "every layout consistent with it"; positions reached by different paths share
+  statistics (a transposition table, `rl.table.StateTable`, keyed by the packed view).
+  Outcomes branch by what the click reveals: the same decision with different numbers
+  shown leads to different nodes.
+- *What a node is added*: one new position per simulation (Fig. 1's "one new node");
+  below it the heuristic plays on and nothing is stored. The tree is built afresh for
+  each decision (Alg. 1 takes a state and returns one decision).
+- *Reward*: win = 1, loss = 0, so Q is the estimated chance to win.
+- *Which moves the tree considers*: guesses only; certain moves are made at once.
+The plausible alternative for the default policy of BSSUCT (`default="random"`, pure
+Monte-Carlo) is a named option because it changes results.
+
+Neither agent reads the hidden layout: simulations draw their own layouts from the view
+(tests/test_uct.py checks that two games with the same view and different hidden mines
+get the same decisions from the same stream).
+"""
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from ..cells import COVERED, FLAGGED, ONGOING, REVEAL, WON
+from ..engine import (SP_COLS, SP_MINES, SP_ROWS, ST_STATUS, GameState, begin_game, kernel, neighbour_counts,
+                      open_cell, record_game, uniform_below)
+from ..probability import CERTAIN_MINE, DEFAULT_MAX_WORK, STAT_FALLBACKS, sample_layout
+from .base import register
+from .csp import (DC_GUESS, TIE_FRONTIER, TIE_RANDOM, TIE_TOLERANCE, CSPAgent, SolverState, apply_decision,
+                  least_probable, new_solver_state, opening_or_certain)
+from .rl.table import FREE, SM_ROWS, StateTable, find_row, insert_row, pack_view
+
+CAND_ALL = 0  # uct: every covered cell not certainly a mine
+CAND_LEAST = 1  # oh: the cells of least mine probability (the set E)
+POLICY_CSP = TIE_RANDOM  # the heuristic: least probable, ties at random
+POLICY_HCSP = TIE_FRONTIER  # least probable, ties toward the revealed area, then at random
+POLICY_RANDOM = 2  # a uniformly random candidate
+DEFAULT_POLICIES = {"csp": POLICY_CSP, "random": POLICY_RANDOM}  # uct's choices
+EXPAND = 5  # "if s' has more than 5 simulations then" the tree policy
+
+
+class TreeConfig(NamedTuple):
+    """The search's settings, as the kernels take them."""
+
+    simulations: int  # per decision
+    candidates: int  # CAND_ALL or CAND_LEAST
+    policy: int  # the heuristic below the tree (and in young positions): POLICY_*
+    expand: int  # the tree policy once a position has more than this many simulations
+    first: int  # flat index of the opening click
+    max_work: int  # the solver's search bound per component
+
+
+class TreeWork(NamedTuple):
+    """Scratch of the search (build with `new_tree_work`)."""
+
+    sim_counters: np.ndarray  # the simulated game's arrays (see engine.GameState)
+    sim_mine: np.ndarray
+    sim_counts: np.ndarray
+    sim_shown: np.ndarray
+    sim_stack: np.ndarray
+    path_row: np.ndarray  # int64[n]: the stored positions of a simulation's path
+    path_cell: np.ndarray  # int64[n]: the decision taken there
+    cand: np.ndarray  # int64[n]: candidates of the current position
+    key: np.ndarray  # uint64[words]: a packed view
+    sims: np.ndarray  # int64[1]: simulations run so far (records and the bench)
+
+
+def new_tree_work(cells: int, words: int) -> TreeWork:
+    i64 = np.int64
+    return TreeWork(np.zeros(8, i64), np.zeros(cells, np.uint8), np.zeros(cells, np.int8), np.zeros(cells, np.int8),
+                    np.zeros(cells, np.int32), np.zeros(cells, i64), np.zeros(cells, i64), np.zeros(cells, i64),
+                    np.zeros(words, np.uint64), np.zeros(1, i64))
+
+
+# ------------------------------------------------------------------ kernels
+@kernel
+def candidates(view, prob, certain, known, mode, cand):
+    """The decisions of a guess position into cand[:k]; returns k. prob / certain: the
+    position's solve."""
+    n = view.shape[0]
+    least = 2.0
+    if mode == CAND_LEAST:
+        for i in range(n):
+            if view[i] == COVERED and known[i] == 0 and prob[i] < least:
+                least = prob[i]
+    k = 0
+    for i in range(n):
+        if view[i] == COVERED and known[i] == 0 and certain[i] != CERTAIN_MINE:
+            if mode == CAND_ALL or prob[i] <= least + TIE_TOLERANCE:
+                cand[k] = i
+                k += 1
+    return k
+
+
+@kernel
+def position_visits(tb, row, cand, k):
+    """n(s): the simulations that went through stored position `row`."""
+    total = 0
+    for t in range(k):
+        total += tb.visits[row, cand[t]]
+    return total
+
+
+@kernel
+def ucb_choice(tb, row, cand, k, n_s):
+    """The candidate maximising Q(s,d) + sqrt(log(2 + n(s)) / (1 + n(s,d))), first on ties."""
+    log_n = math.log(2.0 + n_s)
+    best = -1.0
+    arg = cand[0]
+    for t in range(k):
+        c = cand[t]
+        score = tb.q[row, c] + math.sqrt(log_n / (1.0 + tb.visits[row, c]))
+        if score > best:
+            best = score
+            arg = c
+    return arg
+
+
+@kernel
+def best_mean(tb, row, cand, k):
+    """The candidate of best mean Q among those simulated (ties: more simulations, then
+    the lower index)."""
+    arg = cand[0]
+    for t in range(1, k):
+        c = cand[t]
+        if tb.visits[row, c] == 0:
+            continue
+        if tb.visits[row, arg] == 0 or tb.q[row, c] > tb.q[row, arg] or (
+                tb.q[row, c] == tb.q[row, arg] and tb.visits[row, c] > tb.visits[row, arg]):
+            arg = c
+    return arg
+
+
+@kernel
+def heuristic_choice(view, nbr, nbr_count, s, prob, cfg, cand, k, rng):
+    """The default policy's decision among cand[:k] (s: scratch and known mines)."""
+    if cfg.policy == POLICY_RANDOM:
+        return cand[uniform_below(rng, k)]
+    return least_probable(view, nbr, nbr_count, s, prob, cfg.policy, rng)
+
+
+@kernel
+def clear_tree(tb):
+    """Forget every stored position (a new tree for each decision)."""
+    tb.meta[SM_ROWS] = 0
+    tb.slot_row[:] = FREE
+
+
+@kernel
+def to_next_guess(sim, sim_s, cfg, rng):
+    """Make every certain move on the simulated game until a guess is needed (sim_s.ws
+    then holds its solve) or the game ends. Returns False if the view is inconsistent."""
+    while sim.counters[ST_STATUS] == ONGOING:
+        m = opening_or_certain(sim, sim_s, cfg.first, cfg.max_work)
+        if m < 0:
+            return False
+        if m == 0:
+            return True
+        apply_decision(sim, sim_s, m, rng)  # the simulated game is dealt: rng is not drawn from
+    return True
+
+
+@kernel
+def simulate(gs, s, sim_s, tb, cfg, work, rng):
+    """One simulation from the real game's guess position (s.ws holds its solve)."""
+    sim = GameState(gs.spec, work.sim_counters, work.sim_mine, work.sim_counts, work.sim_shown, work.sim_stack,
+                    gs.nbr, gs.nbr_count)
+    for i in range(gs.counters.shape[0]):  # element loops: a slice copy would allocate
+        sim.counters[i] = gs.counters[i]
+    for i in range(gs.shown.shape[0]):
+        sim.shown[i] = gs.shown[i]
+        sim_s.known[i] = s.known[i]
+    sample_layout(s.ws, gs.shown, s.known, rng, sim.mine)  # a layout consistent with the view, never gs.mine
+    neighbour_counts(sim.mine, sim.nbr, sim.nbr_count, sim.counts)
+    prob, certain = s.ws.prob, s.ws.certain  # the root's solve; then each position's own
+    depth = 0
+    stored = True  # still inside the tree: one new position a simulation
+    while True:
+        k = candidates(sim.shown, prob, certain, sim_s.known, cfg.candidates, work.cand)
+        row = -1
+        if stored:
+            pack_view(sim.shown, work.key)
+            row = find_row(tb, work.key)
+            if row < 0:
+                row = insert_row(tb, work.key)
+                stored = False
+        n_s = position_visits(tb, row, work.cand, k) if row >= 0 else 0
+        if n_s > cfg.expand:
+            d = ucb_choice(tb, row, work.cand, k, n_s)
+        else:
+            d = heuristic_choice(sim.shown, sim.nbr, sim.nbr_count, sim_s, prob, cfg, work.cand, k, rng)
+        if row >= 0:
+            work.path_row[depth] = row
+            work.path_cell[depth] = d
+            depth += 1
+        open_cell(sim, d)
+        if not to_next_guess(sim, sim_s, cfg, rng) or sim.counters[ST_STATUS] != ONGOING:
+            break
+        prob, certain = sim_s.ws.prob, sim_s.ws.certain
+    reward = 1.0 if sim.counters[ST_STATUS] == WON else 0.0
+    for t in range(depth):
+        row, c = work.path_row[t], work.path_cell[t]
+        tb.visits[row, c] += 1
+        tb.q[row, c] += (reward - tb.q[row, c]) / tb.visits[row, c]
+
+
+@kernel
+def tree_decide(gs, s, sim_s, tb, cfg, work, rng):
+    """One decision on game gs: s.moves[:k] (certain moves, or one searched guess);
+    returns k, -1 when inconsistent. s.decision[DC_GUESS] = 1 for a guess."""
+    s.decision[DC_GUESS] = 0
+    k = opening_or_certain(gs, s, cfg.first, cfg.max_work)
+    if k != 0:
+        return k
+    s.decision[DC_GUESS] = 1
+    view = gs.shown
+    nc = candidates(view, s.ws.prob, s.ws.certain, s.known, cfg.candidates, work.cand)
+    move = work.cand[0]
+    if nc > 1:
+        clear_tree(tb)
+        for _ in range(cfg.simulations):
+            simulate(gs, s, sim_s, tb, cfg, work, rng)
+        work.sims[0] += cfg.simulations
+        nc = candidates(view, s.ws.prob, s.ws.certain, s.known, cfg.candidates, work.cand)  # the sims used cand
+        pack_view(view, work.key)
+        move = best_mean(tb, find_row(tb, work.key), work.cand, nc)
+    s.moves[0, 0] = REVEAL
+    s.moves[0, 1] = move
+    return 1
+
+
+@kernel
+def tree_batch(gs, n_games, deal_rng, agent_rng, s, sim_s, tb, cfg, work, out):
+    """Play n_games games on gs, one record row each (guesses, fallbacks, simulations last)."""
+    st = gs.counters
+    for g in range(n_games):
+        begin_game(gs, deal_rng)
+        s.known[:] = 0
+        fallbacks = 0
+        guesses = 0
+        sims0 = work.sims[0]
+        while st[ST_STATUS] == ONGOING:
+            k = tree_decide(gs, s, sim_s, tb, cfg, work, agent_rng)
+            if k < 0:
+                break  # inconsistent position: cannot happen with the agent's own flags
+            fallbacks += int(s.ws.stats[STAT_FALLBACKS])
+            s.ws.stats[STAT_FALLBACKS] = 0.0
+            guesses += s.decision[DC_GUESS]
+            apply_decision(gs, s, k, deal_rng)
+        record_game(gs, out, g)
+        out[g, 6] = guesses
+        out[g, 7] = fallbacks
+        out[g, 8] = work.sims[0] - sims0
+
+
+# ------------------------------------------------------------------ the agents
+class TreeSearchAgent(CSPAgent):
+    """Shared by `uct` and `oh`: csp's play between guesses, a search at each guess."""
+
+    name = "tree-search"
+    candidate_rule = CAND_ALL
+    extra_fields = ("guesses", "fallbacks", "simulations")
+
+    def __init__(self, seed=None, simulations: int = 10_000, first_click="corner", expand: int = EXPAND,
+                 max_work: int = DEFAULT_MAX_WORK):
+        """simulations: per decision (the paper: 10,000; 100 on 16x16 and 16x30); expand:
+        the tree policy once a position has more than this many simulations (5)."""
+        super().__init__(seed, max_work=max_work, first_click=first_click)
+        for field, value, lo in (("simulations", simulations, 1), ("expand", expand, 0)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
+                raise ValueError(f"{field} must be an integer >= {lo}, got {value!r}")
+        self.simulations = int(simulations)
+        self.expand = int(expand)
+        self._search: dict[tuple[int, int], tuple] = {}
+
+    def params(self) -> dict:
+        out = {"simulations": self.simulations}
+        if self.expand != EXPAND:
+            out["expand"] = self.expand
+        return {**out, **super().params()}
+
+    @property
+    def policy(self) -> int:
+        return POLICY_HCSP
+
+    def config(self, rows: int, cols: int) -> TreeConfig:
+        """The kernels' view of the agent's parameters on a rows x cols board."""
+        return TreeConfig(simulations=self.simulations, candidates=self.candidate_rule, policy=int(self.policy),
+                          expand=self.expand, first=int(self.first_cell(rows, cols)), max_work=int(self.max_work))
+
+    def search_state(self, cells: int, mines: int) -> tuple[SolverState, StateTable, TreeWork]:
+        """The simulations' solver state, the tree (room for one position a simulation,
+        cleared each decision) and the scratch, made once per board size."""
+        key = (cells, mines)
+        if key not in self._search:
+            table = StateTable(cells, visits=True, capacity=self.simulations + 2)
+            self._search[key] = (new_solver_state(cells, mines), table, new_tree_work(cells, table.words))
+        return self._search[key]
+
+    def decision(self, game) -> list[tuple[int, int]]:
+        """The (kind, cell) moves of the next decision on `game` (nothing is applied)."""
+        if game.over:
+            raise ValueError("decision() needs a game in progress; this one is over")
+        gs, level = game._gs, game.level
+        s = self.state(level.cells, level.mines)
+        s.known[:] = gs.shown == FLAGGED  # the agent's flags are its certain mines
+        sim_s, table, work = self.search_state(level.cells, level.mines)
+        k = tree_decide(gs, s, sim_s, table.arrays(), self.config(level.rows, level.cols), work, self.rng)
+        if k < 0:
+            raise ValueError("inconsistent position: the flags on the board contradict the numbers")
+        return [(int(s.moves[q, 0]), int(s.moves[q, 1])) for q in range(k)]
+
+    def play_batch(self, gs, n_games, deal_rng, out):
+        """Play n_games games on gs in one kernel call, records into out."""
+        rows, cols, mines = int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS]), int(gs.spec[SP_MINES])
+        sim_s, table, work = self.search_state(rows * cols, mines)
+        tree_batch(gs, n_games, deal_rng, self.rng, self.state(rows * cols, mines), sim_s, table.arrays(),
+                   self.config(rows, cols), work, out)
+
+
+@register
+class UCTAgent(TreeSearchAgent):
+    """UCT over belief states (BSSUCT as Buffet et al. 2012 cite it): every covered cell
+    not certainly a mine is a candidate; below the tree the myopic CSP choice
+    (default="csp") or a uniformly random one (default="random")."""
+
+    name = "uct"
+    candidate_rule = CAND_ALL
+
+    def __init__(self, seed=None, simulations: int = 10_000, default: str = "csp", first_click="corner",
+                 expand: int = EXPAND, max_work: int = DEFAULT_MAX_WORK):
+        super().__init__(seed, simulations=simulations, first_click=first_click, expand=expand, max_work=max_work)
+        if default not in DEFAULT_POLICIES:
+            raise ValueError(f"default must be one of {', '.join(DEFAULT_POLICIES)}; got {default!r}")
+        self.default = default
+
+    @property
+    def policy(self) -> int:
+        return DEFAULT_POLICIES[self.default]
+
+    def params(self) -> dict:
+        out = super().params()
+        if self.default != "csp":
+            out["default"] = self.default
+        return out
+
+
+@register
+class OHAgent(TreeSearchAgent):
+    """Optimistic Heuristics (Buffet et al. 2012, Alg. 2): UCT over the cells of least
+    mine probability only, HCSP's choice below the tree, first move in a corner."""
+
+    name = "oh"
+    candidate_rule = CAND_LEAST
