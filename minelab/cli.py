@@ -1,7 +1,7 @@
 """The `minelab` command: play, bench, reproduce.
 
     minelab play AGENT LEVEL --games N --seed S [--json]
-    minelab bench engine|agents|bandit|csp|rl [--json] [--seconds T] [--train-games N]
+    minelab bench engine|agents|bandit|csp|rl|uct [--json] [--seconds T] [--train-games N]
     minelab reproduce [--profile smoke|quick|paper] [--only NAME] [--scheduler ADDR]
 """
 from __future__ import annotations
@@ -80,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default 100000 for bandit, 10000000 for rl)")
     b.add_argument("--seconds", type=_positive_float, default=2.0, help="time per measurement (default 2)")
     b.add_argument("--json", action="store_true", help="print JSON rows (one per line)")
+
+    from . import optimal
+
+    optimal.add_arguments(sub.add_parser("optimal", help="the exact optimal win probability of a small level"))
 
     r = sub.add_parser("reproduce", help="execute the notebooks with papermill and rebuild figures/REPORT.md")
     r.add_argument("--profile", choices=("smoke", "quick", "paper"), default="quick")
@@ -337,6 +341,12 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_optimal(args) -> int:
+    from .optimal import run
+
+    return run(args)
+
+
 def cmd_reproduce(args) -> int:
     from .reproduce import run
 
@@ -347,7 +357,7 @@ def cmd_reproduce(args) -> int:
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    handler = {"play": cmd_play, "bench": cmd_bench, "reproduce": cmd_reproduce}[args.command]
+    handler = {"play": cmd_play, "bench": cmd_bench, "reproduce": cmd_reproduce, "optimal": cmd_optimal}[args.command]
     try:
         return handler(args)
     except (ValueError, RuntimeError) as exc:

@@ -19,6 +19,7 @@ from minelab.engine import Game
     ("simulations", 2.5, "simulations must be an integer >= 1"),
     ("expand", -1, "expand must be an integer >= 0"),
     ("first_click", "middle", "first_click must be"),
+    ("reward", "score", "reward must be one of win, progress"),
 ])
 def test_bad_parameters_are_clear_errors(name, field, value, says):
     with pytest.raises(ValueError, match=says):

@@ -37,10 +37,13 @@ Choices where §2-3 are vague, made here and written down:
 - *What a node is added*: one new position per simulation (Fig. 1's "one new node");
   below it the heuristic plays on and nothing is stored. The tree is built afresh for
   each decision (Alg. 1 takes a state and returns one decision).
-- *Reward*: win = 1, loss = 0, so Q is the estimated chance to win.
+- *Reward*: win = 1, loss = 0, so Q is the estimated chance to win. The alternative,
+  `reward="progress"`, scores a simulation by the share of the board's safe cells it
+  revealed (a loss late in the game is worth more than an early one), which UCT papers
+  on Minesweeper also use; it optimises something other than the win rate.
 - *Which moves the tree considers*: guesses only; certain moves are made at once.
-The plausible alternative for the default policy of BSSUCT (`default="random"`, pure
-Monte-Carlo) is a named option because it changes results.
+The plausible alternatives (`reward="progress"`; for BSSUCT, `default="random"`: pure
+Monte-Carlo below the tree) are named options.
 
 Neither agent reads the hidden layout: simulations draw their own layouts from the view
 (tests/test_uct.py checks that two games with the same view and different hidden mines
@@ -54,7 +57,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..cells import COVERED, FLAGGED, ONGOING, REVEAL, WON
-from ..engine import (SP_COLS, SP_MINES, SP_ROWS, ST_STATUS, GameState, begin_game, kernel, neighbour_counts,
+from ..engine import (SP_COLS, SP_MINES, SP_ROWS, ST_REVEALED, ST_STATUS, GameState, begin_game, kernel, neighbour_counts,
                       open_cell, record_game, uniform_below)
 from ..probability import CERTAIN_MINE, DEFAULT_MAX_WORK, STAT_FALLBACKS, sample_layout
 from .base import register
@@ -69,6 +72,7 @@ POLICY_HCSP = TIE_FRONTIER  # least probable, ties toward the revealed area, the
 POLICY_RANDOM = 2  # a uniformly random candidate
 DEFAULT_POLICIES = {"csp": POLICY_CSP, "random": POLICY_RANDOM}  # uct's choices
 EXPAND = 5  # "if s' has more than 5 simulations then" the tree policy
+REWARDS = ("win", "progress")  # a simulation's reward: 1 / 0 for a win / loss; or the share of safe cells revealed
 
 
 class TreeConfig(NamedTuple):
@@ -80,6 +84,7 @@ class TreeConfig(NamedTuple):
     expand: int  # the tree policy once a position has more than this many simulations
     first: int  # flat index of the opening click
     max_work: int  # the solver's search bound per component
+    reward: int  # index in REWARDS
 
 
 class TreeWork(NamedTuple):
@@ -229,7 +234,10 @@ def simulate(gs, s, sim_s, tb, cfg, work, rng):
         if not to_next_guess(sim, sim_s, cfg, rng) or sim.counters[ST_STATUS] != ONGOING:
             break
         prob, certain = sim_s.ws.prob, sim_s.ws.certain
-    reward = 1.0 if sim.counters[ST_STATUS] == WON else 0.0
+    if cfg.reward == 0:
+        reward = 1.0 if sim.counters[ST_STATUS] == WON else 0.0
+    else:
+        reward = sim.counters[ST_REVEALED] / (sim.shown.shape[0] - sim.spec[SP_MINES])
     for t in range(depth):
         row, c = work.path_row[t], work.path_cell[t]
         tb.visits[row, c] += 1
@@ -294,10 +302,14 @@ class TreeSearchAgent(CSPAgent):
     extra_fields = ("guesses", "fallbacks", "simulations")
 
     def __init__(self, seed=None, simulations: int = 10_000, first_click="corner", expand: int = EXPAND,
-                 max_work: int = DEFAULT_MAX_WORK):
+                 reward: str = "win", max_work: int = DEFAULT_MAX_WORK):
         """simulations: per decision (the paper: 10,000; 100 on 16x16 and 16x30); expand:
-        the tree policy once a position has more than this many simulations (5)."""
+        the tree policy once a position has more than this many simulations (5); reward:
+        "win" (1 / 0) or "progress" (share of safe cells revealed)."""
         super().__init__(seed, max_work=max_work, first_click=first_click)
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}; got {reward!r}")
+        self.reward = reward
         for field, value, lo in (("simulations", simulations, 1), ("expand", expand, 0)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
                 raise ValueError(f"{field} must be an integer >= {lo}, got {value!r}")
@@ -309,6 +321,8 @@ class TreeSearchAgent(CSPAgent):
         out = {"simulations": self.simulations}
         if self.expand != EXPAND:
             out["expand"] = self.expand
+        if self.reward != "win":
+            out["reward"] = self.reward
         return {**out, **super().params()}
 
     @property
@@ -318,7 +332,8 @@ class TreeSearchAgent(CSPAgent):
     def config(self, rows: int, cols: int) -> TreeConfig:
         """The kernels' view of the agent's parameters on a rows x cols board."""
         return TreeConfig(simulations=self.simulations, candidates=self.candidate_rule, policy=int(self.policy),
-                          expand=self.expand, first=int(self.first_cell(rows, cols)), max_work=int(self.max_work))
+                          expand=self.expand, first=int(self.first_cell(rows, cols)), max_work=int(self.max_work),
+                          reward=REWARDS.index(self.reward))
 
     def search_state(self, cells: int, mines: int) -> tuple[SolverState, StateTable, TreeWork]:
         """The simulations' solver state, the tree (room for one position a simulation,
@@ -360,8 +375,9 @@ class UCTAgent(TreeSearchAgent):
     candidate_rule = CAND_ALL
 
     def __init__(self, seed=None, simulations: int = 10_000, default: str = "csp", first_click="corner",
-                 expand: int = EXPAND, max_work: int = DEFAULT_MAX_WORK):
-        super().__init__(seed, simulations=simulations, first_click=first_click, expand=expand, max_work=max_work)
+                 expand: int = EXPAND, reward: str = "win", max_work: int = DEFAULT_MAX_WORK):
+        super().__init__(seed, simulations=simulations, first_click=first_click, expand=expand, reward=reward,
+                         max_work=max_work)
         if default not in DEFAULT_POLICIES:
             raise ValueError(f"default must be one of {', '.join(DEFAULT_POLICIES)}; got {default!r}")
         self.default = default

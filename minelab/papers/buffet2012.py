@@ -24,10 +24,13 @@ intervals.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pandas as pd
 
 from ..agents import list_agents
+from ..levels import Level
 from ..sweep import run_sweep
 from ..tasks import check_games, play_tasks, win_rates
 from ..report import PaperResult
@@ -330,6 +333,15 @@ def fig2_quantity(first_click: str) -> str:
     return f"win rate, 5x5 with 15 mines, GnoMine rule, first move in the {first_click}"
 
 
+def _fig2_exact(first_clicks) -> list:
+    """The exact optimal win probability (minelab.optimal) of each first click of Fig 2."""
+    from .. import optimal
+
+    lv = Level.parse(FIG2_LEVEL)
+    cells = {"centre": (lv.rows // 2, lv.cols // 2), "corner": (0, 0)}
+    return [optimal.first_click_values(FIG2_LEVEL, cells[f])[cells[f]] for f in first_clicks]
+
+
 def fig02_gnomine_first_move(games: int = SIZES["quick"]["fig2_games"], seed: int = 0,
                              executor="processes") -> PaperResult:
     """Fig 2 (bottom): on 5x5 with 15 mines under GnoMine's rule (no mine on or next to
@@ -352,6 +364,7 @@ def fig02_gnomine_first_move(games: int = SIZES["quick"]["fig2_games"], seed: in
     pub = report.load_published(PAPER)
     pub = pub[pub["item"] == FIG2_ITEM].set_index("quantity")["value"]
     table["published"] = [pub.get(fig2_quantity(f), np.nan) for f in table["first_click"]]
+    table["exact"] = [str(v) for v in _fig2_exact(table["first_click"])]
     measured = [{"item": FIG2_ITEM, "quantity": fig2_quantity(r.first_click), "value": r.win_rate,
                  "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games),
                  "note": f"minelab {FIG2_AGENT}, first_click={r.first_click!r}, level {FIG2_LEVEL}"}
@@ -553,12 +566,19 @@ def fig02_text(result: PaperResult) -> str:
     """Markdown commentary of `fig02_gnomine_first_move`: each opening's win rate against
     the caption's 100% for the centre."""
     t = result.table.set_index("first_click")
-    lines = ["| first move | games | wins | win rate (95% Wilson) | published |", "|---|---:|---:|---|---|"]
+    lines = ["| first move | games | wins | win rate (95% Wilson) | exact optimum | published |",
+             "|---|---:|---:|---|---|---|"]
     for first, r in t.iterrows():
         pub = "" if pd.isna(r["published"]) else f"{_p(r['published'], 0)} (caption)"
+        exact = r.get("exact", "")
+        exact = f"{exact} = {100 * float(Fraction(exact)):.2f}%" if exact else ""
         lines.append(f"| {first} | {int(r['games']):,} | {int(r['wins']):,} | {_p(r['win_rate'], 2)} "
-                     f"({100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}) | {pub} |")
+                     f"({100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}) | {exact} | {pub} |")
     text = "\n".join(lines)
+    if "exact" in t.columns:
+        text += ("\n\nThe exact optimum (`minelab.optimal`: every layout the rule allows, optimal play after the "
+                 "first click) settles the caption's claim without sampling: "
+                 + ", ".join(f"the {f} {t.loc[f, 'exact']}" for f in t.index) + ".")
     if "centre" in t.index:
         c = t.loc["centre"]
         if c["wins"] == c["games"]:
@@ -576,3 +596,276 @@ def fig02_text(result: PaperResult) -> str:
             verdict += f". The one-cell choice of the first move is worth {100 * worth:.0f} points of win rate."
         text = verdict + "\n\n" + text
     return text
+
+
+# ---------------------------------------------------------------------- exact optimal play
+# Beyond the paper: on its small formats minelab computes the exact optimal win
+# probability (minelab.optimal, committed in data/exact/optimal_first_click.csv by
+# `python -m minelab.optimal --table`), which answers what the paper leaves open and
+# puts every column of Table 1 against the optimum.
+SMALL = ("1x3x1", "2x5x3", "4x4x4", "1x10x5", "3x7x10", "5x5x10", "5x5x15")
+GAP_AGENTS = ("best", "hcsp", "csp", "uct", "oh")  # minelab's agents in the gap table, all opening in the corner
+# Boards the exhaustive survey walks, per profile (a survey visits every reachable position).
+SURVEY_LEVELS = {
+    "smoke": ("2x3x1", "2x4x3"),
+    "quick": ("2x3x1", "2x4x3", "3x3x3", "1x9x4", "1x10x5", "2x5x3", "3x4x3", "4x4x4"),
+    "paper": ("2x3x1", "2x4x3", "3x3x3", "1x9x4", "1x10x5", "2x5x3", "3x4x3", "4x4x4", "2x6x3", "2x6x4", "3x4x4",
+              "3x4x5", "3x5x4", "4x4x3", "4x4x5", "4x4x6", "4x5x3", "4x5x4", "5x5x3"),
+}
+
+
+def _float(value) -> float:
+    """A Fraction (or None: out of the exact search's reach) as a float (NaN)."""
+    return np.nan if value is None or pd.isna(value) else float(value)
+
+
+def _text(value) -> str:
+    return "" if value is None or pd.isna(value) else str(value)
+
+
+def _exact_values(exact) -> dict[str, dict[tuple[int, int], "object"]]:
+    """{level: {(row, col): Fraction}} for every first cell (symmetric classes expanded)."""
+    from fractions import Fraction
+
+    out: dict = {}
+    for r in exact.itertuples():
+        value = Fraction(int(r.numerator), int(r.denominator))
+        cells = [tuple(int(v) for v in rc.split(",")) for rc in str(r.cells).split()] or [(r.row, r.col)]
+        for cell in cells:
+            out.setdefault(r.level, {})[cell] = value
+    return out
+
+
+def table_exact_first_click(exact=None) -> PaperResult:
+    """The exact win probability of every first click (safe rule, then optimal play) on
+    Table 1's small formats and bilir2023's 5x5x5:none: is the corner the best first
+    click? One heat map per format, the best cells outlined."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+
+    from .. import optimal
+
+    exact = optimal.load_table() if exact is None else exact
+    values = _exact_values(exact)
+    summary = optimal.corner_vs_best(exact)
+    summary = summary.assign(corner_rate=summary["corner"].map(_float), best_rate=summary["best"].map(_float),
+                             corner=summary["corner"].map(_text), best=summary["best"].map(_text))
+    levels = [lv for lv in values]
+    fig, axes = plt.subplots(1, len(levels), figsize=(2.1 * len(levels), 2.6), squeeze=False)
+    for ax, lv in zip(axes[0], levels):
+        v = values[lv]
+        shape = Level.parse(lv)
+        rows, cols = shape.rows, shape.cols
+        grid = np.array([[float(v[(r, c)]) if (r, c) in v else np.nan for c in range(cols)] for r in range(rows)])
+        ax.imshow(grid, cmap="viridis", aspect="equal")  # a cell out of the exact search's reach stays blank
+        top = max(v.values())
+        for (r, c), x in v.items():
+            mid = (np.nanmax(grid) + np.nanmin(grid)) / 2
+            ax.text(c, r, f"{100 * float(x):.1f}", ha="center", va="center", fontsize=6 if cols > 5 else 7,
+                    color="w" if float(x) < mid else "k")
+            if x == top:
+                ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, edgecolor="r", lw=1.5))
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.set_title(lv, fontsize=8)
+    fig.suptitle("Exact win probability (%) by first click, then optimal play (red: the best cells)", fontsize=9)
+    fig.tight_layout()
+    return PaperResult("table_exact_first_click", fig, summary, [])
+
+
+def fig02_top_equally_safe_cells(levels=SURVEY_LEVELS["quick"]) -> PaperResult:
+    """Fig 2 (top) and the paper's open question, by exhaustive search: on each board,
+    every reachable position, its least probable cells against its optimal moves.
+
+    The table counts, per format, positions where no least probable cell is optimal
+    (the paper: "we are not aware of situations where no move with minimum probability
+    of mine is optimal") and positions whose least probable cells differ in value (Fig
+    2 top: 2/3 vs 1/3). The figure draws the smallest example of each kind found, every
+    covered cell with its exact mine probability p and win probability W."""
+    import matplotlib.pyplot as plt
+
+    from .. import optimal
+    from ..render import draw_board
+
+    found = optimal.surveys(list(levels))
+    kinds = [k for k in ("least_differ", "no_optimal_least") if any(kk == k for _, kk in found.views)]
+    fig, axes = plt.subplots(1, max(1, len(kinds)), figsize=(4.2 * max(1, len(kinds)), 3.4), squeeze=False)
+    for ax, kind in zip(axes[0], kinds):
+        level = next(lv for lv, kk in found.views if kk == kind)
+        view = found.views[(level, kind)]
+        cells = found.examples[(found.examples["level"] == level) & (found.examples["example"] == kind)]
+        draw_board(view, ax=ax)
+        for r in cells.itertuples():
+            colour = "tab:green" if r.optimal else "tab:red" if r.least_probable else "0.3"
+            ax.text(r.col + 0.5, r.row + 0.5, f"p={r.mine_probability}\nW={r.win_probability}", ha="center",
+                    va="center", fontsize=6.5, color=colour, fontweight="bold" if r.least_probable else "normal")
+        what = ("least probable cells of different value" if kind == "least_differ"
+                else "no least probable cell is optimal")
+        ax.set_title(f"{level}: {what}\n(bold: least probable; green: optimal)", fontsize=8)
+    if not kinds:
+        axes[0][0].text(0.5, 0.5, "no example on these boards", ha="center", va="center")
+        axes[0][0].set_axis_off()
+    fig.tight_layout()
+    table = found.summary
+    return PaperResult("fig02_top_equally_safe_cells", fig, table, [])
+
+
+def optimum_gaps(table1: PaperResult, exact=None, best_games: int = SIZES["quick"]["games"], seed: int = 0,
+                 executor="processes") -> PaperResult:
+    """On the small formats: the exact optimum (corner first click, and the best first
+    cell), then minelab's agents (`best`, `hcsp`, `csp`, `uct`, `oh`; all open in the
+    corner) and Buffet's published columns, each as a gap to the corner optimum in
+    percentage points with its interval. A published value above the best-first-cell
+    optimum cannot be right under the safe rule; above the corner optimum, not for a
+    program that opens in the corner (OH does). `table1`: a table1_win_rates result (its
+    measured columns are reused); `best` is played here on the same formats."""
+    from scipy.stats import binomtest
+
+    from .. import optimal
+
+    best_games = check_games("best_games", best_games)
+    exact = optimal.load_table() if exact is None else exact
+    opt = optimal.corner_vs_best(exact).set_index("level")
+    t1 = table1.table
+    levels = [lv for lv in SMALL if lv in set(t1["level"])]
+    best = win_rates(run_sweep([t for lv in levels for t in play_tasks(["best"], lv, best_games, seed)],
+                               executor=executor, progress=False))
+    ours = pd.concat([best, t1[t1["status"] == "measured"][["agent", "level", "games", "wins", "win_rate", "ci_low",
+                                                              "ci_high"]]], ignore_index=True)
+    rows = []
+    for lv in levels:
+        corner = _float(opt.loc[lv, "corner"]) if lv in opt.index else np.nan
+        top = _float(opt.loc[lv, "best"]) if lv in opt.index else np.nan
+        lower, upper = _corner_bounds(lv) if np.isnan(corner) else (corner, corner)
+        base = {"level": lv, "optimum_corner": corner, "optimum_best": top, "corner_lower": lower,
+                "corner_upper": upper}
+        for agent in GAP_AGENTS:
+            hit = ours[(ours["agent"] == agent) & (ours["level"] == lv)]
+            if hit.empty:
+                continue
+            r = hit.iloc[0]
+            above = binomtest(int(r.wins), int(r.games), corner, alternative="greater").pvalue if corner > 0 else 1.0
+            note = (f"above the exact corner optimum (one-sided binomial p = {above:.1e}): impossible for a corner "
+                    "opening, a bug" if above < 1e-3 else "")
+            rows.append({**base, "who": f"minelab {agent}", "win_rate": r.win_rate, "ci_low": r.ci_low,
+                         "ci_high": r.ci_high, "games": int(r.games), "note": note})
+        for p in t1[(t1["level"] == lv) & t1["published"].notna()].itertuples():
+            note = ""
+            if p.published > top + 1e-12:
+                note = "above the exact optimum of any first click: cannot be right under the safe rule"
+            elif p.published > corner + 1e-12:
+                note = ("above the exact corner optimum: cannot be right for OH, which opens in a corner"
+                        if p.column == "OH" else "above the exact corner optimum: reachable only by opening elsewhere")
+            if np.isnan(corner) and p.column == "OH" and p.published > upper:
+                note = "above the proven upper bound of the corner's optimum: cannot be right for OH"
+            bound = top if p.published > top + 1e-12 else corner
+            if note and p.published_low <= bound:  # NaN (no ± printed) compares False
+                note += " (as a point; its printed ± reaches the optimum, so sampling could explain it)"
+            rows.append({**base, "who": f"published {p.column}", "win_rate": p.published,
+                         "ci_low": p.published_low, "ci_high": p.published_high, "games": p.published_games,
+                         "note": note})
+    table = pd.DataFrame(rows)
+    for col, src in (("gap", "win_rate"), ("gap_low", "ci_low"), ("gap_high", "ci_high")):
+        table[col] = 100 * (table[src] - table["optimum_corner"])
+    table["games"] = table["games"].astype("Int64")
+    return PaperResult("optimum_gaps", _gap_figure(table), table, [])
+
+
+def _corner_bounds(level: str) -> tuple[float, float]:
+    """Proven (lower, upper) bounds of the corner's optimal value where the exact search
+    is out of reach (data/exact/optimal_bounds.csv); NaN when none is recorded."""
+    from .. import optimal
+
+    if not optimal.BOUNDS_FILE.exists():
+        return np.nan, np.nan
+    b = pd.read_csv(optimal.BOUNDS_FILE)
+    b = b[(b["level"] == level) & (b["row"] == 0) & (b["col"] == 0)].set_index("bound")["win_rate"]
+    return float(b.get("lower", np.nan)), float(b.get("upper", np.nan))
+
+
+def _gap_figure(table: pd.DataFrame):
+    """Gap to the exact corner optimum per format: ours filled (95% Wilson), published hollow."""
+    import matplotlib.pyplot as plt
+
+    whos = list(dict.fromkeys(table["who"]))
+    levels = list(dict.fromkeys(table["level"]))
+    fig, ax = plt.subplots(figsize=(10, 4.2))
+    width = 0.8 / max(1, len(whos))
+    for i, who in enumerate(whos):
+        part = table[table["who"] == who]
+        x = np.array([levels.index(lv) for lv in part["level"]]) - 0.4 + (i + 0.5) * width
+        ours = who.startswith("minelab")
+        lo = (part["gap"] - part["gap_low"]).fillna(0).clip(lower=0)
+        hi = (part["gap_high"] - part["gap"]).fillna(0).clip(lower=0)
+        ax.errorbar(x, part["gap"], yerr=[lo, hi], fmt="o" if ours else "D", ms=4, capsize=2,
+                    mfc=None if ours else "white", color=f"C{i}", label=who)
+    gap_best = table.groupby("level", sort=False)[["optimum_best", "optimum_corner"]].first()
+    ax.scatter(range(len(levels)), 100 * (gap_best["optimum_best"] - gap_best["optimum_corner"]), marker="_", s=400,
+               color="k", label="exact optimum, best first cell")
+    ax.axhline(0, color="k", lw=1, label="exact optimum, corner first click")
+    ax.set_xticks(range(len(levels)), levels)
+    ax.set_ylabel("win rate minus the exact corner optimum\n(percentage points)")
+    ax.set_title("Table 1's small formats against exact optimal play (safe rule)", fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=7, ncol=3, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+def exact_text(first: PaperResult, gaps: PaperResult, survey: PaperResult) -> str:
+    """Markdown commentary of the exact sections: the corner question, the gaps to the
+    optimum (and published values the optimum rules out), the survey's answer to the
+    paper's open question. Every number comes from the three results."""
+    lines = []
+    f = first.table
+    f = f[~f["level"].str.endswith(":none")]
+    open_ = f[f["corner_is_best"].isna()]
+    f = f[f["corner_is_best"].notna()]
+    yes, no = f[f["corner_is_best"].astype(bool)], f[~f["corner_is_best"].astype(bool)]
+    lines.append(f"* **Is the corner the best first click (safe rule)?** On {len(yes)} of {len(f)} formats it is one "
+                 "of the best cells" + (f" ({', '.join(yes['level'])})" if len(yes) else "") + "; " +
+                 ("; ".join(f"on {r.level} it is not: the best cells {r.best_cells} win {r.best} = "
+                            f"{100 * r.best_rate:.3f}% against the corner's {r.corner} = {100 * r.corner_rate:.3f}%"
+                            for r in no.itertuples()) if len(no) else "it is the best on every one") + "."
+                 + "".join(f" On {r.level} not every first cell is within the exact search's reach"
+                           + (f" (the corner: {r.corner} = {100 * r.corner_rate:.3f}%)" if r.corner else "")
+                           + "; see data/exact/optimal_bounds.csv for what is proven." for r in open_.itertuples()))
+    g = gaps.table
+    ours = g[g["who"].str.startswith("minelab")]
+    if len(ours):
+        per = ours.groupby("who", sort=False)["gap"].mean()
+        lines.append("* **Gap to the exact corner optimum**, mean over the small formats, in points: "
+                     + ", ".join(f"{who.removeprefix('minelab ')} {v:+.2f}" for who, v in per.items())
+                     + ". " + (f"{int((ours['note'] != '').sum())} of our values lie above the optimum beyond their "
+                               "interval, which would be a bug." if (ours["note"] != "").any() else
+                               "None of ours lies above the optimum beyond its interval."))
+    for lv, part in g[g["optimum_corner"].isna() & g["corner_lower"].notna()].groupby("level", sort=False):
+        r = part.iloc[0]
+        pubs = part[part["who"].str.startswith("published")]
+        lines.append(f"* **{lv}**: the exact search does not finish (data/exact/README.md); the corner's optimal value "
+                     f"is proven to lie in [{100 * r.corner_lower:.2f}%, {100 * r.corner_upper:.2f}%] (the lower "
+                     "bound: the exact value of a concrete strategy over every layout). Published: "
+                     + ", ".join(f"{w.who.removeprefix('published ')} {100 * w.win_rate:.2f}%" for w in pubs.itertuples())
+                     + "; ours: " + ", ".join(f"{w.who.removeprefix('minelab ')} {100 * w.win_rate:.2f}%"
+                                              for w in part[part["who"].str.startswith("minelab")].itertuples()) + ".")
+    flagged = g[g["who"].str.startswith("published") & (g["note"] != "")]
+    if len(flagged):
+        lines.append("* **Published values the exact optimum rules out or constrains**: "
+                     + "; ".join(f"{r.who.removeprefix('published ')} on {r.level}: {100 * r.win_rate:.2f}% against "
+                                 f"the optimum {100 * r.optimum_corner:.2f}% (corner) / {100 * r.optimum_best:.2f}% "
+                                 f"(best first cell): {r.note}" for r in flagged.itertuples()) + ".")
+    s = survey.table
+    total = int(s["no_optimal_least"].sum())
+    differ = s[s["least_differ"] > 0]
+    lines.append(f"* **The paper's open question** (\"we are not aware of situations where no move with minimum "
+                 f"probability of mine is optimal\"): every reachable position of {len(s)} boards "
+                 f"({', '.join(s['level'])}; {int(s['positions'].sum()):,} positions up to symmetry, "
+                 f"{int(s['guess_positions'].sum()):,} needing a guess) was searched. "
+                 + (f"No position of these boards lacks an optimal least probable cell." if total == 0 else
+                    f"{total:,} positions have no optimal move among the least probable cells (per board: "
+                    + ", ".join(f"{r.level} {int(r.no_optimal_least):,}" for r in s.itertuples()
+                                if r.no_optimal_least) + "); the smallest is drawn above.")
+                 + (f" Least probable cells of different value (Fig 2 top) appear on {len(differ)} of them, first on "
+                    f"{differ['level'].iloc[0]} (drawn above)." if len(differ) else
+                    " No position has least probable cells of different value on these boards."))
+    return "\n".join(lines)

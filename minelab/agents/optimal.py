@@ -1,0 +1,118 @@
+"""`optimal`: exact optimal play on small boards (`minelab.optimal`).
+
+At each decision the agent knows the exact belief (every layout of the level consistent
+with the view, equally likely) and plays:
+1. the opening: `first_click` ("corner" by default, the papers' opening; "best": the
+   first cell of greatest exact win probability; or a (row, col) pair);
+2. a certainly safe cell when there is one (the lowest index: revealing a certainly
+   safe cell never lowers the win probability);
+3. otherwise the covered cell of greatest exact win probability under optimal play
+   afterwards, the lowest index (row-major) among ties.
+So its win rate over all layouts is exactly `minelab.optimal.win_probability(level,
+first_click)`: no agent can do better on average from the same opening.
+
+It reads only the view (gs.shown), never the hidden mines, uses no randomness, and
+caches its decisions by view (one solver memo per board, shared with
+`minelab.optimal`). Boards past the solver's limits (64 cells, `MAX_LAYOUTS` layouts;
+5x5 boards with many mines take minutes for the first game) raise a ValueError naming
+the level when the first game starts. Batch play runs the same decision function as
+interactive play (a Python loop over the engine's kernels: exact play is bounded by the
+solver, not the loop).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..cells import FLAGGED, REVEAL, RULE_NAMES, UNFLAG
+from ..engine import (
+    SP_COLS,
+    SP_MINES,
+    SP_ROWS,
+    SP_RULE,
+    ST_DEALT,
+    ST_STATUS,
+    begin_game,
+    deal_first_click,
+    open_cell,
+    record_game,
+)
+from ..levels import Level
+from .base import Agent, cell_to_move, register
+
+
+def _exact():
+    """minelab.optimal, imported on first use: importing minelab stays light, and
+    `python -m minelab.optimal` does not find the module already imported."""
+    from .. import optimal
+
+    return optimal
+
+
+def _check_first_click(first_click):
+    if isinstance(first_click, str) and first_click in ("corner", "best"):
+        return first_click
+    if (isinstance(first_click, (tuple, list)) and len(first_click) == 2
+            and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 0 for v in first_click)):
+        return (int(first_click[0]), int(first_click[1]))
+    raise ValueError(f"first_click must be 'corner', 'best' or a (row, col) pair of non-negative integers, "
+                     f"got {first_click!r}")
+
+
+@register
+class OptimalAgent(Agent):
+    """Exact optimal play (small boards only): certain cells first, else the cell of
+    greatest exact win probability (ties: lowest index)."""
+
+    name = "optimal"
+    extra_fields = ("guesses",)
+
+    def __init__(self, seed=None, first_click="corner"):
+        """first_click: "corner" (default), "best" or (row, col). `seed` is accepted
+        for the common interface; the agent is deterministic."""
+        super().__init__(seed)
+        self.first_click = _check_first_click(first_click)
+        self._checked: set[Level] = set()
+
+    def params(self) -> dict:
+        """The parameters that differ from their defaults."""
+        return {} if self.first_click == "corner" else {"first_click": self.first_click}
+
+    def check_level(self, level: Level) -> Level:
+        """`level` if the exact solver can play it, else a ValueError naming the limit."""
+        if level not in self._checked:
+            try:
+                _exact()._check_level(level)
+            except ValueError as exc:
+                raise ValueError(f"optimal agent: {exc}") from None
+            self._checked.add(level)
+        return level
+
+    def decide(self, level: Level, shown: np.ndarray) -> tuple[int, bool]:
+        """(flat cell to reveal, whether it is a guess) at the view `shown` (flat int8)."""
+        return _exact().decision(self.check_level(level), shown, self.first_click)
+
+    # --- interactive -----------------------------------------------------------------
+    def _choose(self, game):
+        """The next move; a flagged cell it wants to reveal is unflagged first."""
+        cell, _ = self.decide(game.level, game._gs.shown)
+        kind = UNFLAG if game._gs.shown[cell] == FLAGGED else REVEAL
+        return cell_to_move(kind, cell, game.level)
+
+    # --- batch ---------------------------------------------------------------------
+    def play_batch(self, gs, n_games, deal_rng, out):
+        """Play n_games games on gs (the same decisions as `choose`), records into out."""
+        spec = gs.spec
+        level = self.check_level(Level(int(spec[SP_ROWS]), int(spec[SP_COLS]), int(spec[SP_MINES]),
+                                       RULE_NAMES[int(spec[SP_RULE])]))
+        st = gs.counters
+        for g in range(n_games):
+            begin_game(gs, deal_rng)
+            guesses = 0
+            while st[ST_STATUS] == 0:
+                cell, guess = self.decide(level, gs.shown)
+                guesses += guess
+                if st[ST_DEALT] == 0:
+                    deal_first_click(gs, cell, deal_rng)
+                open_cell(gs, cell)
+            record_game(gs, out, g)
+            out[g, 6] = guesses
