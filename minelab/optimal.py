@@ -861,7 +861,8 @@ def _read_view(lv: Level, view) -> _View:
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"view cell {divmod(i, lv.cols)} holds {int(flat[i])}: a view in play holds only "
-                         f"COVERED ({COVERED}), FLAGGED ({FLAGGED}) or a number 0..8 (a game that is over has no moves)")
+                         f"COVERED ({COVERED}), FLAGGED ({FLAGGED}) or a number 0..8 "
+                         "(a game that is over has no moves)")
     flat = flat.astype(np.int8)
     rev, num = 0, np.zeros(4, np.uint64)
     for i in np.flatnonzero(flat >= 0):
@@ -876,7 +877,7 @@ def _belief(lv: Level, solver: _Solver, v: _View) -> np.ndarray:
         raise ValueError(f"view: under the opening rule the first click shows a 0, and this view has no 0 "
                          f"(not a position of {lv})")
     if lv.cells - bin(v.rev).count("1") == lv.mines:
-        raise ValueError(f"view: every safe cell is revealed (the game is won): no move left")
+        raise ValueError("view: every safe cell is revealed (the game is won): no move left")
     layouts = _consistent(all_layouts(lv.cells, lv.mines, np.uint64(v.rev)), np.uint64(v.rev), v.num,
                           solver.board)
     if len(layouts) == 0:

@@ -81,7 +81,8 @@ class Brute:
             banned = {cell}
         elif self.lv.first_click == "opening":
             banned = {cell, *self.nb[cell]}
-        return [frozenset(m) for m in itertools.combinations(range(self.lv.cells), self.lv.mines) if not banned & set(m)]
+        return [frozenset(m) for m in itertools.combinations(range(self.lv.cells), self.lv.mines)
+                if not banned & set(m)]
 
     def position(self, view):
         """(layouts, revealed) of a non-empty view (flat or 2-d, COVERED elsewhere)."""
@@ -301,6 +302,21 @@ def test_agent_wins_exactly_the_optimal_share_of_every_layout(level, first):
     layouts = list(_layouts(level, avoid={cell[0] * lv.cols + cell[1]}))
     wins = sum(agent.play_game(ml.Game.from_mines(m)).won for m in layouts)
     assert Fraction(wins, len(layouts)) == target
+
+
+@pytest.mark.parametrize("level", ["2x5x3", "1x10x5"])
+def test_best_is_optimal_where_its_endgame_search_covers_the_whole_game(level):
+    """`best` (exact endgame search once at most 256 layouts remain) on boards whose
+    corner opening leaves at most 256 layouts: it wins exactly W(corner) of them, for
+    any seed (its random tie-breaks only choose among equal values)."""
+    lv = Level.parse(level)
+    target = first_click_values(level, "corner")[(0, 0)]
+    layouts = list(_layouts(level, avoid={0}))
+    assert len(layouts) <= 256
+    for seed in (0, 1):
+        agent = ml.make_agent("best", seed=seed)
+        wins = sum(agent.play_game(ml.Game.from_mines(m)).won for m in layouts)
+        assert Fraction(wins, len(layouts)) == target, (level, seed, wins, lv)
 
 
 def test_agent_batch_equals_interactive_and_is_deterministic():

@@ -57,8 +57,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..cells import COVERED, FLAGGED, ONGOING, REVEAL, WON
-from ..engine import (SP_COLS, SP_MINES, SP_ROWS, ST_REVEALED, ST_STATUS, GameState, begin_game, kernel, neighbour_counts,
-                      open_cell, record_game, uniform_below)
+from ..engine import (SP_COLS, SP_MINES, SP_ROWS, ST_REVEALED, ST_STATUS, GameState, begin_game, kernel,
+                      neighbour_counts, open_cell, record_game, uniform_below)
 from ..probability import CERTAIN_MINE, DEFAULT_MAX_WORK, STAT_FALLBACKS, sample_layout
 from .base import register
 from .csp import (DC_GUESS, TIE_FRONTIER, TIE_RANDOM, TIE_TOLERANCE, CSPAgent, SolverState, apply_decision,

@@ -308,7 +308,8 @@ def _figure(table: pd.DataFrame, formats):
     ax.set_ylim(floor, 1.5)
     ax.set_ylabel("win rate (log scale)")
     ax.set_title("Buffet et al. 2012, Table 1: minelab (filled, 95% Wilson) beside the published programs (hollow, "
-                 "± as printed)\nBSSUCT = minelab uct, OH = minelab oh, at the paper's simulations per move", fontsize=9)
+                 "± as printed)\nBSSUCT = minelab uct, OH = minelab oh, at the paper's simulations per move",
+                 fontsize=9)
     ax.grid(axis="y", which="both", alpha=0.25)
     ax.legend(fontsize=7, ncol=2, loc="lower left")
     dax.axhline(0, color="k", lw=0.8)
@@ -845,7 +846,8 @@ def exact_text(first: PaperResult, gaps: PaperResult, survey: PaperResult) -> st
         lines.append(f"* **{lv}**: the exact search does not finish (data/exact/README.md); the corner's optimal value "
                      f"is proven to lie in [{100 * r.corner_lower:.2f}%, {100 * r.corner_upper:.2f}%] (the lower "
                      "bound: the exact value of a concrete strategy over every layout). Published: "
-                     + ", ".join(f"{w.who.removeprefix('published ')} {100 * w.win_rate:.2f}%" for w in pubs.itertuples())
+                     + ", ".join(f"{w.who.removeprefix('published ')} {100 * w.win_rate:.2f}%"
+                                 for w in pubs.itertuples())
                      + "; ours: " + ", ".join(f"{w.who.removeprefix('minelab ')} {100 * w.win_rate:.2f}%"
                                               for w in part[part["who"].str.startswith("minelab")].itertuples()) + ".")
     flagged = g[g["who"].str.startswith("published") & (g["note"] != "")]
@@ -861,7 +863,7 @@ def exact_text(first: PaperResult, gaps: PaperResult, survey: PaperResult) -> st
                  f"probability of mine is optimal\"): every reachable position of {len(s)} boards "
                  f"({', '.join(s['level'])}; {int(s['positions'].sum()):,} positions up to symmetry, "
                  f"{int(s['guess_positions'].sum()):,} needing a guess) was searched. "
-                 + (f"No position of these boards lacks an optimal least probable cell." if total == 0 else
+                 + ("No position of these boards lacks an optimal least probable cell." if total == 0 else
                     f"{total:,} positions have no optimal move among the least probable cells (per board: "
                     + ", ".join(f"{r.level} {int(r.no_optimal_least):,}" for r in s.itertuples()
                                 if r.no_optimal_least) + "); the smallest is drawn above.")
