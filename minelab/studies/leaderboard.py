@@ -53,6 +53,11 @@ BANDIT_PARAMS = {"first_move": "agent"}  # the agent makes its own first click, 
 SKIP = {
     "sa-greedy": "state-action agent (lordeiro2021 Table II): its keys are whole boards of at most 16 cells, "
                  "so it cannot play these levels",
+    "uct": "tree search at 10,000 simulations a move (seconds a game on 8x8, minutes on 16x30): measured in "
+           "buffet2012's Table 1 at the paper's simulations and game counts instead",
+    "oh": "tree search at 10,000 simulations a move (seconds a game on 8x8, minutes on 16x30): measured in "
+          "buffet2012's Table 1 at the paper's simulations and game counts instead",
+    "optimal": "exact solver: boards of at most 64 cells and 5 million layouts, smaller than every level here",
 }
 # Agents slower than ~50 expert games/s: they play slow_expert_games on 16x30x99. None is
 # now (one core, measured here: csp ~2,300, hcsp ~2,000, gardea-csp ~2,600, best ~230 games/s).
