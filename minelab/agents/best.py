@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from ..cells import FLAGGED, REVEAL
+from ..cells import REVEAL
 from ..engine import SP_COLS, SP_MINES, SP_ROWS, ST_STATUS, begin_game, kernel, record_game
 from ..probability import (
     CERTAIN_SAFE,
@@ -829,19 +829,10 @@ class BestAgent(CSPAgent):
                             margin=float(self.margin),
                             tie_order=ORDER_CORNERS if self.tie_order == "corners" else ORDER_FRONTIER)
 
-    def decision(self, game):
-        """The (kind, cell) moves of the next decision on `game` (nothing is applied)."""
-        if game.over:
-            raise ValueError("decision() needs a game in progress; this one is over")
-        gs = game._gs
-        level = game.level
-        s = self.state(level.cells, level.mines)
-        s.known[:] = gs.shown == FLAGGED
-        k = best_decide(gs, s, self.buffers(level.cells, level.mines), self.settings(level.rows, level.cols),
-                        self.rng)
-        if k < 0:
-            raise ValueError("inconsistent position: the flags on the board contradict the numbers")
-        return [(int(s.moves[q, 0]), int(s.moves[q, 1])) for q in range(k)]
+    def _decide(self, gs, s, level) -> int:
+        """One decision by best's kernel (csp's `decision` calls it)."""
+        return best_decide(gs, s, self.buffers(level.cells, level.mines), self.settings(level.rows, level.cols),
+                           self.rng)
 
     def play_batch(self, gs, n_games, deal_rng, out):
         """Play n_games games on gs in one kernel call, records into out."""

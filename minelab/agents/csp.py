@@ -254,15 +254,16 @@ def csp_batch(gs, n_games, deal_rng, agent_rng, s, cfg, out):
         out[g, 7] = fallbacks
 
 
-def _check_first_click(first_click):
-    """"corner" (the top-left cell: the papers' opening), "centre", or a (row, col) pair."""
-    if first_click in ("corner", "centre"):
+def check_first_click(first_click, names=("corner", "centre")):
+    """One of `names` ("corner": the top-left cell, the papers' opening; "centre"), or a
+    (row, col) pair; shared by every agent that takes a first click."""
+    if isinstance(first_click, str) and first_click in names:
         return first_click
     if (isinstance(first_click, (tuple, list)) and len(first_click) == 2
             and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 0 for v in first_click)):
         return (int(first_click[0]), int(first_click[1]))
-    raise ValueError(f"first_click must be 'corner', 'centre' or a (row, col) pair of non-negative integers, "
-                     f"got {first_click!r}")
+    said = ", ".join(repr(n) for n in names)
+    raise ValueError(f"first_click must be {said} or a (row, col) pair of non-negative integers, got {first_click!r}")
 
 
 @register
@@ -280,7 +281,7 @@ class CSPAgent(Agent):
         if isinstance(max_work, bool) or not isinstance(max_work, (int, np.integer)) or max_work < 1:
             raise ValueError(f"max_work must be a positive integer, got {max_work!r}")
         self.max_work = int(max_work)
-        self.first_click = _check_first_click(first_click)
+        self.first_click = check_first_click(first_click)
         self._states: dict[tuple[int, int], SolverState] = {}
 
     def params(self) -> dict:
@@ -321,10 +322,15 @@ class CSPAgent(Agent):
         gs = game._gs
         s = self.state(game.level.cells, game.level.mines)
         s.known[:] = gs.shown == FLAGGED  # the agent's flags are its certain mines
-        k = csp_decide(gs, s, self.settings(game.level.rows, game.level.cols), self.rng)
+        k = self._decide(gs, s, game.level)
         if k < 0:
             raise ValueError("inconsistent position: the flags on the board contradict the numbers")
         return [(int(s.moves[q, 0]), int(s.moves[q, 1])) for q in range(k)]
+
+    def _decide(self, gs, s, level) -> int:
+        """One decision's moves into s.moves (s.known: the flags); returns their count,
+        -1 when inconsistent. A family with its own decision kernel overrides this."""
+        return csp_decide(gs, s, self.settings(level.rows, level.cols), self.rng)
 
     def _choose(self, game):
         """The first move of the next decision."""

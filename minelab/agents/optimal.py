@@ -38,6 +38,7 @@ from ..engine import (
 )
 from ..levels import Level
 from .base import Agent, cell_to_move, register
+from .csp import check_first_click
 
 
 def _exact():
@@ -46,16 +47,6 @@ def _exact():
     from .. import optimal
 
     return optimal
-
-
-def _check_first_click(first_click):
-    if isinstance(first_click, str) and first_click in ("corner", "best"):
-        return first_click
-    if (isinstance(first_click, (tuple, list)) and len(first_click) == 2
-            and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 0 for v in first_click)):
-        return (int(first_click[0]), int(first_click[1]))
-    raise ValueError(f"first_click must be 'corner', 'best' or a (row, col) pair of non-negative integers, "
-                     f"got {first_click!r}")
 
 
 @register
@@ -70,7 +61,7 @@ class OptimalAgent(Agent):
         """first_click: "corner" (default), "best" or (row, col). `seed` is accepted
         for the common interface; the agent is deterministic."""
         super().__init__(seed)
-        self.first_click = _check_first_click(first_click)
+        self.first_click = check_first_click(first_click, ("corner", "best"))
         self._checked: set[Level] = set()
 
     def params(self) -> dict:

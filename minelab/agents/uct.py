@@ -56,7 +56,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..cells import COVERED, FLAGGED, ONGOING, REVEAL, WON
+from ..cells import COVERED, ONGOING, REVEAL, WON
 from ..engine import (SP_COLS, SP_MINES, SP_ROWS, ST_REVEALED, ST_STATUS, GameState, begin_game, kernel,
                       neighbour_counts, open_cell, record_game, uniform_below)
 from ..probability import CERTAIN_MINE, DEFAULT_MAX_WORK, STAT_FALLBACKS, sample_layout
@@ -344,18 +344,10 @@ class TreeSearchAgent(CSPAgent):
             self._search[key] = (new_solver_state(cells, mines), table, new_tree_work(cells, table.words))
         return self._search[key]
 
-    def decision(self, game) -> list[tuple[int, int]]:
-        """The (kind, cell) moves of the next decision on `game` (nothing is applied)."""
-        if game.over:
-            raise ValueError("decision() needs a game in progress; this one is over")
-        gs, level = game._gs, game.level
-        s = self.state(level.cells, level.mines)
-        s.known[:] = gs.shown == FLAGGED  # the agent's flags are its certain mines
+    def _decide(self, gs, s, level) -> int:
+        """One decision by the search kernel (csp's `decision` calls it)."""
         sim_s, table, work = self.search_state(level.cells, level.mines)
-        k = tree_decide(gs, s, sim_s, table.arrays(), self.config(level.rows, level.cols), work, self.rng)
-        if k < 0:
-            raise ValueError("inconsistent position: the flags on the board contradict the numbers")
-        return [(int(s.moves[q, 0]), int(s.moves[q, 1])) for q in range(k)]
+        return tree_decide(gs, s, sim_s, table.arrays(), self.config(level.rows, level.cols), work, self.rng)
 
     def play_batch(self, gs, n_games, deal_rng, out):
         """Play n_games games on gs in one kernel call, records into out."""
