@@ -1,9 +1,14 @@
 """Baselines: `random` (uniform over covered cells) and `oracle` (labelled cheat).
 
 The oracle reveals safe cells only (it reads the hidden layout); it is the ceiling of
-every agent, the engine's throughput benchmark, and a test fixture.
+every agent, the engine's throughput benchmark, and a test fixture. With `lookup` < 1
+it is Gardea et al.'s oracle (2015, §III-A): it "can look up the location of mines a
+fixed ratio of the time, and other times must make a random guess" — each decision
+looks up with probability `lookup`, otherwise reveals a uniformly random covered cell.
 """
 from __future__ import annotations
+
+import numpy as np
 
 from ..cells import REVEAL
 from ..engine import (ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell, random_covered_cell,
@@ -60,7 +65,16 @@ def oracle_decide(view, mine, dealt, start):
 
 
 @kernel
-def oracle_batch(gs, n_games, deal_rng, out):
+def oracle_step(view, mine, dealt, start, lookup, rng):
+    """Look the mines up with probability `lookup` (no draw at all when it is 1: the
+    plain oracle), otherwise a uniformly random covered cell."""
+    if lookup < 1.0 and rng.random() >= lookup:
+        return random_covered_cell(view, rng)
+    return oracle_decide(view, mine, dealt, start)
+
+
+@kernel
+def oracle_batch(gs, n_games, deal_rng, lookup, agent_rng, out):
     st = gs.counters
     mine = gs.mine
     view = gs.shown
@@ -68,7 +82,7 @@ def oracle_batch(gs, n_games, deal_rng, out):
         begin_game(gs, deal_rng)
         cell = 0
         while st[ST_STATUS] == 0:
-            cell = oracle_decide(view, mine, st[ST_DEALT], cell)
+            cell = oracle_step(view, mine, st[ST_DEALT], cell, lookup, agent_rng)
             if st[ST_DEALT] == 0:
                 deal_first_click(gs, cell, deal_rng)
             open_cell(gs, cell)
@@ -77,15 +91,33 @@ def oracle_batch(gs, n_games, deal_rng, out):
 
 @register
 class OracleAgent(Agent):
-    """CHEAT: reads the hidden mines and reveals safe cells in scan order. A ceiling, not a player."""
+    """CHEAT: reads the hidden mines and reveals safe cells in scan order. A ceiling, not a
+    player. `lookup` (default 1): the share of decisions that read the mines; the others
+    reveal a random covered cell (Gardea et al.'s oracle)."""
 
     name = "oracle"
     cheat = True
 
+    def __init__(self, seed=None, *, lookup: float = 1.0):
+        super().__init__(seed)
+        if isinstance(lookup, bool) or not isinstance(lookup, (int, float, np.integer, np.floating)) \
+                or not 0.0 <= float(lookup) <= 1.0:
+            raise ValueError(f"lookup must be a fraction in [0, 1], got {lookup!r}")
+        self.lookup = float(lookup)
+
+    def params(self) -> dict:
+        return {} if self.lookup == 1.0 else {"lookup": self.lookup}
+
     def _choose(self, game):
         gs = game._gs
-        cell = oracle_decide(gs.shown, gs.mine, gs.counters[ST_DEALT], 0)
+        start = 0 if self.lookup == 1.0 else self._start(game)
+        cell = oracle_step(gs.shown, gs.mine, gs.counters[ST_DEALT], start, self.lookup, self.rng)
         return cell_to_move(REVEAL, cell, game.level)
 
+    @staticmethod
+    def _start(game) -> int:
+        """Where the batch kernel's scan resumes: the cell of the last move."""
+        return game.moves[-1].row * game.level.cols + game.moves[-1].col if game.moves else 0
+
     def play_batch(self, gs, n_games, deal_rng, out):
-        oracle_batch(gs, n_games, deal_rng, out)
+        oracle_batch(gs, n_games, deal_rng, self.lookup, self.rng, out)

@@ -1,0 +1,213 @@
+"""`TrainedAgent`: agents whose knowledge comes from a training run their parameters name.
+
+Gardea et al.'s learners (local classifiers, kernel ridge regression, simplified
+Q-learning) are trained first and then play frozen: nothing is learnt from the games
+they play, so their games are independent given the model. Training is part of what
+defines the agent, so it is given by three parameters, like any other:
+
+    agent = ml.make_agent("gardea-logreg", train_level="8x8x10", train_size=20_000, train_seed=0)
+    ml.play(agent, "8x8x10", 1_000, seed=1)          # trains on first use, then plays
+
+`train_size` is the family's budget (labelled samples for the classifiers and the
+regression, training games for Q-learning). The same parameters give the same model on
+any machine (every random number flows from `train_seed`), so a sweep caches their games
+like any agent's. `fit(level, size, seed)` trains now and sets the three parameters;
+`save(path)` writes the model (numpy arrays + JSON, no pickle) and `load_agent(path)`
+restores it without retraining. An agent with no training asked of it refuses to play
+with an error that says how to train it.
+
+A model is tied to the board shape it learnt on unless the family sets `transfers`
+(local features mean the same on any board: the classifiers).
+
+A family implements:
+    _train(level, size, seed_sequence) -> dict of numpy arrays (the model) and a dict of
+        facts about the training (samples, seconds, accuracy, ...: `training_info`)
+    _play(model, gs, n_games, deal_rng, out)   its numba batch kernel on the model
+    _decide(model, view, rng) -> cell           the same njit decision, one view (flat int8)
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..._version import __version__
+from ...atomic import atomic_write
+from ...cells import REVEAL
+from ...engine import SP_COLS, SP_ROWS, Move
+from ...levels import Level
+from ..base import Agent, _REGISTRY, make_agent
+
+FORMAT = 1  # of saved models
+_MEMO: dict[str, tuple[dict, dict]] = {}  # (name, params) -> trained model, per process (a sweep's chunks)
+_MEMO_MAX = 16
+
+
+def _check_train_params(train_level, train_size, train_seed):
+    if train_level is not None:
+        try:
+            train_level = str(Level.parse(train_level))
+        except ValueError as exc:
+            raise ValueError(f"train_level: {exc}") from None
+    if train_size is not None and (isinstance(train_size, bool) or not isinstance(train_size, (int, np.integer))
+                                   or train_size < 1):
+        raise ValueError(f"train_size must be a positive integer, got {train_size!r}")
+    if (train_level is None) != (train_size is None):
+        raise ValueError("train_level and train_size go together: give both (or neither, then fit() or load)")
+    if isinstance(train_seed, bool) or not isinstance(train_seed, (int, np.integer)) or train_seed < 0:
+        raise ValueError(f"train_seed must be a non-negative integer, got {train_seed!r}")
+    return train_level, None if train_size is None else int(train_size), int(train_seed)
+
+
+class TrainedAgent(Agent):
+    """Base of the agents trained before they play (see the module docstring)."""
+
+    transfers = False  # True: a model trained on one board shape plays any other
+
+    def __init__(self, seed=None, *, train_level=None, train_size=None, train_seed: int = 0):
+        super().__init__(seed)
+        self.train_level, self.train_size, self.train_seed = _check_train_params(train_level, train_size, train_seed)
+        self._model: dict | None = None
+        self.training_info: dict = {}
+
+    # --- parameters --------------------------------------------------------------
+    def hyperparams(self) -> dict:
+        """The family's own parameters (other than training), for params() and saved files."""
+        return {}
+
+    def params(self) -> dict:
+        out = dict(self.hyperparams())
+        if self.train_level is not None:
+            out.update(train_level=self.train_level, train_size=self.train_size, train_seed=self.train_seed)
+        return out
+
+    # --- training ----------------------------------------------------------------
+    @property
+    def trained(self) -> bool:
+        return self._model is not None or self.train_level is not None
+
+    def fit(self, level, size: int, seed: int = 0) -> "TrainedAgent":
+        """Train on `level` with a budget of `size` (the family's unit) from `seed`; returns self."""
+        self.train_level, self.train_size, self.train_seed = _check_train_params(level, size, seed)
+        self._model = None
+        self.model()
+        return self
+
+    def model(self) -> dict:
+        """The trained model's arrays (training it first if the parameters ask for it)."""
+        if self._model is None:
+            if self.train_level is None:
+                raise ValueError(f"{self.name} is not trained: give train_level and train_size, call "
+                                 f"fit(level, size, seed), or load a saved model (minelab.agents.load_agent)")
+            key = json.dumps([self.name, self.params()], sort_keys=True)
+            if key not in _MEMO:
+                t0 = time.perf_counter()
+                seq = np.random.SeedSequence(self.train_seed)
+                model, info = self._train(Level.parse(self.train_level), self.train_size, seq)
+                info = {**info, "seconds": time.perf_counter() - t0}
+                if len(_MEMO) >= _MEMO_MAX:
+                    _MEMO.pop(next(iter(_MEMO)))
+                _MEMO[key] = (model, info)
+            model, info = _MEMO[key]
+            self._model = {k: v.copy() for k, v in model.items()}  # agents never share mutable arrays
+            self.training_info = dict(info)
+        return self._model
+
+    def _train(self, level: Level, size: int, seq: np.random.SeedSequence) -> tuple[dict, dict]:
+        raise NotImplementedError
+
+    @property
+    def trained_shape(self) -> tuple[int, int] | None:
+        if self.train_level is None:
+            return None
+        lv = Level.parse(self.train_level)
+        return lv.rows, lv.cols
+
+    def check_board(self, rows: int, cols: int) -> dict:
+        """The model, after checking it may play a rows x cols board (ValueError if not)."""
+        model = self.model()
+        shape = self.trained_shape
+        if not self.transfers and shape is not None and shape != (rows, cols):
+            raise ValueError(f"this {self.name} model was trained on {shape[0]}x{shape[1]} boards; its "
+                             f"features are the whole board, so it cannot play {rows}x{cols}")
+        return model
+
+    # --- play --------------------------------------------------------------------
+    def play_batch(self, gs, n_games, deal_rng, out):
+        model = self.check_board(int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS]))
+        self._play(model, gs, n_games, deal_rng, out)
+
+    def _choose(self, game):
+        model = self.check_board(game.level.rows, game.level.cols)
+        cell = int(self._decide(model, game._gs.shown, self.rng))
+        return Move(REVEAL, cell // game.level.cols, cell % game.level.cols)
+
+    def choose_cell(self, view, rng=None) -> int:
+        """The cell (flat index) this model plays on `view` (rows x cols, minelab codes):
+        how test accuracies are measured on positions that are not games."""
+        v = np.ascontiguousarray(view, dtype=np.int8)
+        if v.ndim != 2:
+            raise ValueError(f"view must be a 2-d board, got shape {v.shape}")
+        model = self.check_board(*v.shape)
+        return int(self._decide(model, v.ravel(), self.rng if rng is None else rng))
+
+    def _play(self, model, gs, n_games, deal_rng, out):
+        raise NotImplementedError
+
+    def _decide(self, model, view, rng) -> int:
+        raise NotImplementedError
+
+    # --- files -------------------------------------------------------------------
+    def save(self, path) -> Path:
+        """Write the trained model to `path` (.npz: its arrays and a JSON header), atomically."""
+        model = self.model()
+        meta = {"format": FORMAT, "agent": self.name, "params": self.params(), "minelab": __version__,
+                "training_info": _jsonable(self.training_info)}
+        arrays = {f"model__{k}": v for k, v in model.items()}
+        arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), np.uint8)
+        path = Path(path)
+        if path.suffix != ".npz":
+            raise ValueError(f"path must end in .npz, got {str(path)!r}")
+        return atomic_write(path, lambda f: np.savez(f, **arrays), mode="wb")
+
+
+def load_agent(path, seed=None) -> TrainedAgent:
+    """A trained agent saved by `TrainedAgent.save`, ready to play, without retraining.
+
+        agent = ml.make_agent("gardea-logreg").fit("8x8x10", 5_000); agent.save("m.npz")
+        same = load_agent("m.npz")
+    """
+    path = Path(path)
+    if not os.path.exists(path):
+        raise ValueError(f"path: no such file {str(path)!r}")
+    with np.load(path, allow_pickle=False) as z:
+        if "meta" not in z.files:
+            raise ValueError(f"{str(path)!r} is not a saved minelab model (no header)")
+        meta = json.loads(bytes(z["meta"]).decode())
+        model = {k[len("model__"):]: z[k].copy() for k in z.files if k.startswith("model__")}
+    if meta.get("format") != FORMAT:
+        raise ValueError(f"{str(path)!r}: model format {meta.get('format')!r}, this minelab reads {FORMAT}")
+    name = meta.get("agent")
+    if name not in _REGISTRY or not issubclass(_REGISTRY[name], TrainedAgent):
+        raise ValueError(f"{str(path)!r}: agent {name!r} is not a trained-agent family of this minelab")
+    agent = make_agent(name, seed=seed, **meta["params"])
+    agent._model = model
+    agent.training_info = dict(meta.get("training_info", {}))
+    return agent
+
+
+def _jsonable(d: dict) -> dict:
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, np.generic):
+            v = v.item()
+        elif isinstance(v, np.ndarray):
+            v = v.tolist()
+        out[k] = v
+    return out
+
+
+__all__ = ["TrainedAgent", "load_agent"]
