@@ -57,12 +57,15 @@ TREE_CHUNK = 500
 
 # Run sizes per profile. paper = the paper's: 10^5 games per format, 10^4 on 16x30.
 # tree_games: per (format, tree column); the paper does not say how many games OH or BSSUCT
-# played. 10,000 each is what about two hours on 2 cores allows (measured: 0.03-0.19 s a game
-# at 10,000 simulations per move on one core); the dask path (executor=) serves more.
+# played. 4,000 each is what two hours on 2 cores allows: measured seconds a game at the
+# paper's simulations per move, one core, summed over both tree columns and all formats,
+# come to about 3.2 s (OH on 8x8x10 alone 0.86 s, on 5x5x10 0.34 s), so 4,000 games are about
+# 12,800 core-seconds. The dask path (executor=) and a larger tree_games serve more: a
+# larger run reuses these chunks (minelab.tasks.play_tasks).
 SIZES = {
     "smoke": {"games": 40, "expert_games": 10, "tree_games": 4, "fig2_games": 20},
     "quick": {"games": 10_000, "expert_games": 1_000, "tree_games": 200, "fig2_games": 2_000},
-    "paper": {"games": 100_000, "expert_games": 10_000, "tree_games": 10_000, "fig2_games": 10_000},
+    "paper": {"games": 100_000, "expert_games": 10_000, "tree_games": 4_000, "fig2_games": 10_000},
 }
 NOTES = {
     "CSP-PGMS": "minelab csp (exact probabilities); the published column is PGMS's own CSP, not exact",
