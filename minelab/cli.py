@@ -1,7 +1,7 @@
 """The `minelab` command: play, bench, reproduce.
 
     minelab play AGENT LEVEL --games N --seed S [--json]
-    minelab bench engine|agents|bandit|csp|rl|uct [--json] [--seconds T] [--train-games N]
+    minelab bench engine|agents|bandit|csp|rl|uct|samples [--json] [--seconds T] [--train-games N]
     minelab reproduce [--profile smoke|quick|paper] [--only NAME] [--scheduler ADDR]
 """
 from __future__ import annotations
@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     b = sub.add_parser("bench", help="measure throughput (games/s on one core)")
-    b.add_argument("what", choices=("engine", "agents", "bandit", "csp", "rl", "uct"),
+    b.add_argument("what", choices=("engine", "agents", "bandit", "csp", "rl", "uct", "samples"),
                    help="engine: oracle play per level (the floor under every agent); agents: each agent on 9x9x10; "
                         "bandit: greedy MAB training on 8x8x10 (first games, and after --train-games) "
                         "and the trained agent's test play on expert; csp: the exact-probability kernel per "
@@ -74,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "training on 5x5x5:none (Q-learning's random phase and after --train-games), the Q "
                         "table's bytes, and the Gymnasium environments' steps/s; uct: simulations/s of the tree "
                         "searches oh and uct on 4x4x4, 8x8x10 and 16x30x99 (the paper's 10,000 simulations a "
-                        "move, 100 on 16x30)")
+                        "move, 100 on 16x30); samples: gardea2015's training-data generator, labelled samples/s "
+                        "(exactly solved positions) and whole-board positions/s")
     b.add_argument("--train-games", type=_positive_int, default=None,
                    help="bandit / rl: training games before the trained-rate measurements "
                         "(default 100000 for bandit, 10000000 for rl)")
@@ -306,6 +307,44 @@ def bench_uct(seconds: float):
                "games_per_second": n / elapsed, "compile_seconds": round(warm.attrs["compile_seconds"], 3)}
 
 
+SAMPLES_BENCH = (("8x8x10", 1, "perimeter"), ("8x8x10", 2, "perimeter"), ("8x8x10", 1, "covered"),
+                 ("16x16x40", 1, "perimeter"))
+BOARDS_BENCH = ("4x4x3", "8x8x10")
+
+
+def bench_samples(seconds: float):
+    """gardea2015's §III-B generator (one core): labelled local samples/s (every position
+    solved exactly), then whole-board positions/s (the regression's data); a warm-up call
+    compiles first. games_per_second: the generator's games."""
+    from .agents.gardea.samples import board_states, generate, negative_share
+
+    seed = iter(range(1, 10**6))
+    for level, radius, targets in SAMPLES_BENCH:
+        generate(level, 100, radius, 0, targets=targets)  # compile / load the cache
+        last = {}
+
+        def run(n):
+            last["data"] = generate(level, n, radius, next(seed), targets=targets)
+
+        n, elapsed = _timed(run, seconds, n=10_000)
+        games = int(last["data"].game[-1] + 1)
+        yield {"bench": "samples", "what": f"labelled samples, radius {radius}, {targets} targets", "level": level,
+               "samples": n, "games": games, "seconds": round(elapsed, 4), "samples_per_second": n / elapsed,
+               "games_per_second": games / elapsed, "negative_share": negative_share(last["data"])}
+    for level in BOARDS_BENCH:
+        board_states(level, 100, 0)
+        last = {}
+
+        def run_boards(n):
+            last["data"] = board_states(level, n, next(seed))
+
+        n, elapsed = _timed(run_boards, seconds, n=1_000)
+        games = int(last["data"].game[-1] + 1)
+        yield {"bench": "samples", "what": "whole-board positions with exact probabilities", "level": level,
+               "samples": n, "games": games, "seconds": round(elapsed, 4), "samples_per_second": n / elapsed,
+               "games_per_second": games / elapsed}
+
+
 def cmd_bench(args) -> int:
     if args.what == "bandit":
         rows = bench_bandit(args.seconds, args.train_games or 100_000)
@@ -315,6 +354,8 @@ def cmd_bench(args) -> int:
         rows = bench_csp(args.seconds)
     elif args.what == "uct":
         rows = bench_uct(args.seconds)
+    elif args.what == "samples":
+        rows = bench_samples(args.seconds)
     else:
         jobs = [("oracle", level) for level in BENCH_LEVELS] if args.what == "engine" else \
             [(agent, "9x9x10") for agent in BENCH_AGENTS]
@@ -329,6 +370,10 @@ def cmd_bench(args) -> int:
                       f"({row['games']} solves in {row['seconds']:.2f} s)", flush=True)
                 continue
             label = f"{row['what']:55s}" if "what" in row else f"{row['agent']:10s} {row['level']:10s}"
+            if "samples_per_second" in row:
+                print(f"{args.what:7s} {row['what'] + ', ' + row['level']:55s} {row['samples_per_second']:>14,.0f} "
+                      f"samples/s ({row['samples']:,} from {row['games']:,} games, {row['seconds']:.2f} s)", flush=True)
+                continue
             if "simulations_per_second" in row:
                 print(f"{args.what:7s} {row['what']:55s} {row['simulations_per_second']:>14,.0f} simulations/s "
                       f"({row['simulations']:,} in {row['games']} games, {row['seconds']:.2f} s)", flush=True)

@@ -39,7 +39,8 @@ MOVE_WORDS = ("reveal", "flag", "unflag")
 GAMES = (("4x4x4", 0), ("8x8x10", 1), ("9x9x10:opening", 2), ("6x6x6:none", 3))
 SMALL_GAMES = (("4x4x4", 0), ("4x4x3:none", 1), ("4x4x2:opening", 2))  # agents of small boards only
 # exact optimal play: boards the exact solver (minelab.optimal) handles in a moment
-SMALL_BOARD_AGENTS = {"sa-greedy": SMALL_GAMES, "optimal": SMALL_GAMES}
+SMALL_BOARD_AGENTS = {"sa-greedy": SMALL_GAMES, "optimal": SMALL_GAMES, "gardea-krr": SMALL_GAMES,
+                      "gardea-q": SMALL_GAMES}
 BATCH = ("8x8x10", 200, 0)  # level, games, run seed of the batch summary
 SMALL_BATCH = ("4x4x4", 200, 0)
 # Agents tied to one board size (bilir2023's learners: their states are whole 5x5 boards),
@@ -52,13 +53,22 @@ ONE_SIZE_AGENTS = {"q-learning": _RL_EXPLORE, "sarsa": _RL_EXPLORE, "linear-q": 
 # Tree searches play with few simulations here (their default, the paper's 10,000 per
 # move, would make the files slow to check); the search itself is the same.
 SEARCH_AGENTS = {"uct": {"simulations": 100}, "oh": {"simulations": 100}}
+# Agents trained before they play (minelab.agents.gardea): the training their files and the
+# contract tests use, small enough to take a second. The classifiers' local features play
+# any board; the whole-board models are trained on 4x4 and play 4x4 boards only.
+TRAINED_AGENTS = {
+    "gardea-logreg": {"train_level": "8x8x10", "train_size": 2_000},
+    "gardea-svm": {"train_level": "8x8x10", "train_size": 2_000},
+    "gardea-krr": {"train_level": "4x4x3", "train_size": 300},
+    "gardea-q": {"train_level": "4x4x3", "train_size": 2_000},
+}
 AGENT_SEED = 7
 TRAINED_GAME_SEED = 5
 
 
 def agent_params(name: str) -> dict:
     """The parameters an agent plays its golden playthrough (and the contract tests) with."""
-    return {**ONE_SIZE_AGENTS.get(name, {}), **SEARCH_AGENTS.get(name, {})}
+    return {**ONE_SIZE_AGENTS.get(name, {}), **SEARCH_AGENTS.get(name, {}), **TRAINED_AGENTS.get(name, {})}
 
 
 def default_dir() -> Path:

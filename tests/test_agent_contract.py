@@ -26,7 +26,8 @@ SMALL_ONLY = set(playthrough.SMALL_BOARD_AGENTS)  # agents that play boards of a
 def make(name, **kw):
     """The agent as the contract plays it: an agent tied to one board size (an RL learner)
     with its playthrough parameters, so its greedy choices and updates are exercised too;
-    a tree search with few simulations (playthrough.SEARCH_AGENTS)."""
+    a tree search with few simulations (playthrough.SEARCH_AGENTS); a trained agent with
+    its small training (playthrough.TRAINED_AGENTS)."""
     return ml.make_agent(name, **playthrough.agent_params(name), **kw)
 
 

@@ -5,6 +5,7 @@ matplotlib.use("Agg")
 import math  # noqa: E402
 
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 import minelab as ml  # noqa: E402
@@ -78,23 +79,97 @@ def test_law_is_the_negative_hypergeometric():
 def test_success_rates_have_intervals_and_fall_with_mines():
     res = paper.fig_success_rates(games=750, runs=2, seed=0, executor="serial", mine_counts=(1, 3, 6))
     t = res.table
-    assert set(t["agent"]) == {"random", "marginal"} and (t["games"] == 1500).all()
+    assert list(dict.fromkeys(t["model"])) == list(paper.MODELS) and (t["games"] == 1500).all()
     assert ((t["ci_low"] <= t["win_rate"]) & (t["win_rate"] <= t["ci_high"])).all()
-    for _, part in t.groupby("agent"):
+    for _, part in t.groupby("model"):
         assert part.sort_values("mines")["win_rate"].is_monotonic_decreasing
+    learners = dict(zip(t["model"], t["learner"]))
+    assert learners == {"random": False, "marginal": True, "conditional": True, "graphical": True,
+                        "semi-deterministic": False, "semi-deterministic/conditional": True}
+    variant = t[t["model"] == "semi-deterministic/conditional"]
+    assert (variant["agent"] == "semi-deterministic").all() and variant["guesses"].notna().all()
+    assert t[t["model"] == "graphical"]["guesses"].isna().all()
+    items = {r["item"] for r in res.measured}
+    assert "Semi-deterministic (conditional fallback) model" in items and "Graphical model" in items
+    # the semi-deterministic model solves what the others guess
+    at3 = t[t["mines"] == 3].set_index("model")["win_rate"]
+    assert at3["semi-deterministic"] > max(at3[m] for m in ("random", "marginal", "conditional", "graphical"))
     # one mine on 9x9 under the none rule: a first-click loss has probability 1/81
-    one = t[(t["agent"] == "random") & (t["mines"] == 1)].iloc[0]
+    one = t[(t["model"] == "random") & (t["mines"] == 1)].iloc[0]
     assert one["win_rate"] < 80 / 81
 
 
 def test_success_rates_intervals_follow_independence():
     """Random's games are iid: Wilson. Marginal's share its memory: t-interval over runs."""
-    res = paper.fig_success_rates(games=400, runs=3, seed=1, executor="serial", mine_counts=(2,))
+    res = paper.fig_success_rates(games=400, runs=3, seed=1, executor="serial", mine_counts=(2,),
+                                  models=("random", "marginal"))
     assert (res.table["runs"] == 3).all()
     notes = {r["item"]: r["note"] for r in res.measured}
     assert "Wilson" in notes["Random model"] and "t-interval over 3 runs" in notes["Marginal model"]
-    row = res.table[res.table["agent"] == "marginal"].iloc[0]
+    row = res.table[res.table["model"] == "marginal"].iloc[0]
     marginal = [r for r in res.measured if r["item"] == "Marginal model"][0]
     assert (marginal["ci_low"], marginal["ci_high"]) == (row["runs_ci_low"], row["runs_ci_high"])
     with pytest.raises(ValueError, match="runs"):
         paper.fig_success_rates(games=10, runs=1, executor="serial")
+    with pytest.raises(ValueError, match="no-such-model"):
+        paper.fig_success_rates(games=10, runs=2, executor="serial", models=("no-such-model",))
+
+
+# --------------------------------------------------------------------------- the blog's claims
+def synthetic_result(rates, runs=8, games=1000, sd=0.004):
+    """A fig_success_rates-like result from {model: [rate at 1..10 mines]}."""
+    learners = {"random": False, "semi-deterministic": False}
+    rows = []
+    for model, values in rates.items():
+        for m, p in enumerate(values, start=1):
+            rows.append({"model": model, "agent": model, "level": f"9x9x{m}:none", "mines": m,
+                         "games": runs * games, "wins": int(p * runs * games), "win_rate": p, "ci_low": p, "ci_high": p,
+                         "runs": runs, "runs_sd": sd, "runs_ci_low": p, "runs_ci_high": p,
+                         "guesses": 1.0 + 0.2 * m if model == "semi-deterministic" else np.nan,
+                         "learner": learners.get(model, True)})
+    return paper.PaperResult("fig_success_rates", None, pd.DataFrame(rows))
+
+
+def blog_like(peak_conditional=3, peak_semi=7):
+    """Rates that satisfy every claim of the blog (peaks where given)."""
+    base = np.array([0.78, 0.48, 0.27, 0.11, 0.04, 0.02, 0.004, 0.002, 0.001, 0.0])
+    cond = base + np.array([0.02 if m != peak_conditional else 0.05 for m in range(1, 11)])
+    graph = cond + np.array([0.0] * 6 + [0.02, 0.02, 0.02, 0.02])
+    semi = graph + np.array([0.1 if m != peak_semi else 0.25 for m in range(1, 11)])
+    return {"random": base, "marginal": base + 0.001, "conditional": cond, "graphical": graph,
+            "semi-deterministic": semi}
+
+
+def test_claims_hold_on_rates_shaped_as_the_blog_says():
+    claims = paper.claims_table(synthetic_result(blog_like()))
+    assert len(claims) == 8
+    assert (claims["verdict"] == "holds").all(), claims.to_string()
+    text = paper.claims_text(synthetic_result(blog_like()))
+    assert text.count("\n* **") == 8 and "holds" in text
+
+
+def test_claims_verdicts_follow_the_numbers():
+    verdicts = paper.claims_table(synthetic_result(blog_like(peak_conditional=6, peak_semi=2)))
+    verdicts = dict(zip(verdicts["claim"], verdicts["verdict"]))
+    assert verdicts["Conditional's gain over Marginal is largest at 3 mines"] == "does not hold"
+    assert verdicts["Semi-deterministic's gain over Graphical is largest at 7 mines"] == "does not hold"
+    rates = blog_like()
+    rates["marginal"] = rates["random"] + 0.05
+    rates["conditional"] = np.minimum(rates["marginal"] + 0.5, 0.99)
+    claims = paper.claims_table(synthetic_result(rates))
+    verdicts = dict(zip(claims["claim"], claims["verdict"]))
+    assert verdicts["Random and Marginal are on par (the improvement is negligible)"] == "does not hold"
+    assert verdicts["Conditional is only slightly better than Marginal"] == "partly holds (not slight)"
+    assert verdicts["Graphical is only a margin better than Conditional"] != "holds"
+
+
+def test_claims_skip_models_not_played():
+    rates = blog_like()
+    claims = paper.claims_table(synthetic_result({m: rates[m] for m in ("random", "marginal")}))
+    assert list(claims["claim"]) == ["Random and Marginal are on par (the improvement is negligible)"]
+
+
+def test_differences_carry_intervals():
+    res = synthetic_result(blog_like())
+    (d,) = [x for x in paper.differences(res.table, "conditional", "marginal") if x.mines == 3]
+    assert d.low < d.diff < d.high and d.diff == pytest.approx(0.049)

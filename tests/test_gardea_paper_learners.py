@@ -45,3 +45,70 @@ def test_oracle_with_lookup_is_still_a_labelled_cheat():
     assert agent.cheat and agent.params() == {"lookup": 0.5}
     assert ml.make_agent("oracle").params() == {}  # the plain oracle's files and keys are unchanged
     assert np.isclose(agent.lookup, 0.5)
+
+
+# --------------------------------------------------------------------------- the learners' figures
+from minelab.papers import gardea2015_learners as gl  # noqa: E402
+
+
+def test_t_interval_is_clipped_and_needs_two_runs():
+    m, lo, hi = gl.t_interval(np.array([0.0, 0.02]))
+    assert m == pytest.approx(0.01) and lo == 0.0 and hi > 0.02
+    assert np.isnan(gl.t_interval(np.array([0.5]))[1])
+
+
+def test_a_learners_interval_is_never_narrower_than_wilson(tmp_path, monkeypatch):
+    """Two trained models that both lose every game have no spread between runs; the
+    interval must still say how few games that was."""
+    import pandas as pd
+
+    games = pd.DataFrame({"part": "game", "approach": "Q-learning", "level": "5x5x4", "run": [0] * 50 + [1] * 50,
+                          "won": False, "fraction_revealed": 0.3})
+    models = pd.DataFrame({"part": "model", "approach": "Q-learning", "level": "5x5x4", "run": [0, 1],
+                           "move_accuracy": [0.4, 0.5], "train_accuracy": np.nan, "test_accuracy": np.nan,
+                           "train_seconds": 1.0, "states": 10.0, "negative_share": np.nan})
+    row = gl.summary(pd.concat([games, models], ignore_index=True)).iloc[0]
+    assert row.win_mean == 0 and row.win_t_low == 0 and row.win_t_high > 0.03  # Wilson's upper bound for 0/100
+    assert row.move_accuracy == pytest.approx(0.45)
+
+
+def test_one_published_bound_is_one_mark():
+    marks = gl._published_marks("Board size", gl._side_of)
+    five = marks[marks["x"] == 5]
+    assert len(five) == 1 and "every learner" in five.iloc[0]["label"]
+    assert set(marks["relation"]) >= {"≈", "<", ""}
+
+
+def test_learner_task_checks_its_fields():
+    from minelab.sweep import validate_tasks
+
+    good = {"kind": "gardea_learner", "module": gl.MODULE, "agent": "gardea-q",
+            "agent_params": {"train_level": "4x4x3", "train_size": 100}, "level": "4x4x3", "n_games": 10,
+            "accuracy_states": 5, "seed": 1}
+    validate_tasks([good])
+    with pytest.raises(ValueError, match="accuracy_states"):
+        validate_tasks([{**good, "accuracy_states": -1}])
+    with pytest.raises(ValueError, match="'colour' is not"):
+        validate_tasks([{**good, "colour": 1}])
+    with pytest.raises(ValueError, match="train_size"):
+        validate_tasks([{**good, "agent_params": {"train_level": "4x4x3", "train_size": 0}}])
+
+
+def test_regression_iterations_smoke(tmp_path, monkeypatch):
+    """The figure runs end to end at a tiny size, its rows are per training size, and
+    its text's verdict is computed from the table."""
+    monkeypatch.setenv("MINELAB_RESULTS", str(tmp_path))
+    r = gl.fig_regression_iterations(games=40, runs=2, accuracy_states=20, seed=0, executor="serial",
+                                     sizes=(40, 120))
+    assert list(r.table["train_states"]) == [40, 120]
+    assert (r.table["runs"] == 2).all() and (r.table["games"] == 80).all()
+    assert all(0 <= v <= 1 for v in r.table["move_accuracy"])
+    assert "training states" in gl.regression_text(r)
+
+
+@pytest.mark.parametrize("bad, field", [({"runs": 1}, "runs"), ({"games": 0}, "games"),
+                                        ({"accuracy_states": 0}, "accuracy_states")])
+def test_figure_sizes_are_checked(bad, field):
+    kw = {"games": 10, "runs": 2, "accuracy_states": 5, **bad}
+    with pytest.raises(ValueError, match=field):
+        gl.fig_regression_iterations(**kw, executor="serial")

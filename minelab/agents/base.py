@@ -141,6 +141,28 @@ class Agent:
         self.game_over(game)
         return game
 
+    # --- what it has learnt (minelab.agents.saved) -----------------------------------
+    def save(self, path):
+        """Write this agent's parameters and what it has learnt to `path` (.npz, atomic);
+        `minelab.agents.load_agent(path)` gives it back. An agent that learns nothing raises."""
+        from .saved import save_agent
+
+        return save_agent(self, path)
+
+    def _saved(self) -> tuple[dict, dict]:
+        """(arrays, JSON-able facts) to save; a family that learns overrides it."""
+        raise ValueError(self._unsaved())
+
+    def _restore(self, arrays: dict, facts: dict) -> None:
+        """Take back what `_saved` wrote."""
+        raise ValueError(self._unsaved())
+
+    def _unsaved(self) -> str:
+        if self.learns:
+            return (f"{self.name}: saving what it learnt to a file is not supported (agent.copy() or "
+                    f"copy.deepcopy keeps it within a session)")
+        return f"{self.name} learns nothing: there is nothing to save (make_agent gives it back)"
+
     # --- batch ---------------------------------------------------------------------
     def play_batch(self, gs, n_games: int, deal_rng: np.random.Generator, out: np.ndarray) -> None:
         """Play n_games on the game state `gs`, one row of `out` per game

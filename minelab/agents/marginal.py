@@ -14,6 +14,7 @@ import numpy as np
 from ..cells import COVERED, REVEAL
 from ..engine import SP_COLS, SP_ROWS, ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell, record_game
 from .base import Agent, cell_to_move, register
+from .saved import pickled, unpickled
 
 
 @kernel
@@ -77,6 +78,12 @@ class MarginalAgent(Agent):
         if key not in self._memory:
             self._memory[key] = (np.zeros(rows * cols, np.int64), np.zeros(1, np.int64))
         return self._memory[key]
+
+    def _saved(self):
+        return {"memory": pickled(self._memory)}, {}
+
+    def _restore(self, arrays, facts):
+        self._memory = unpickled(arrays["memory"])
 
     def mine_frequency(self, rows: int, cols: int) -> np.ndarray:
         seen, games = self.memory(rows, cols)

@@ -1,16 +1,22 @@
-"""antimatroid (2012), "Minesweeper Agent": engine verification and the first models.
+"""antimatroid (2012), "Minesweeper Agent": engine verification and the blog's models.
 
 The blog checks its engine with two Pearson chi-squared tests on 9x9 with 10 mines,
 then plays Random, Marginal, Conditional, Graphical and Semi-deterministic models on
-9x9 with 1..10 mines. This module reproduces the checks and the Random / Marginal
-success rates; each figure is one function named after it, run sizes as keyword
-defaults, returning a `PaperResult` (figure, tidy table, measured rows for REPORT.md).
+9x9 with 1..10 mines. This module reproduces the checks and the success rates of all
+five models (minelab.agents.marginal and minelab.agents.blog say how each reads the
+blog's pseudocode), plus the Semi-deterministic model with the Conditional model as its
+fallback; each figure is one function named after it, run sizes as keyword defaults,
+returning a `PaperResult` (figure, tidy table, measured rows for REPORT.md).
+`claims_text` checks the blog's comparative claims against the measured table (the
+blog gives its success rates as figures only: no published numbers).
 
 The blog's rules, from its pseudocode: mines are placed before the first click
 (INITIALIZE-HIDDEN runs before the agent plays, so the first click can lose: our
 `none` rule), and EXPOSE is a flood fill.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -19,7 +25,7 @@ from scipy import stats as sps
 
 from ..engine import as_generator, begin_game, new_game_state
 from ..agents import make_agent
-from ..sweep import derive_seed, grid, run_sweep, task_kind
+from ..sweep import derive_seed, grid, run_sweep, task_kind, task_rows
 from ..levels import Level
 from ..stats import chi2_gof, wilson
 from ..report import PaperResult
@@ -29,7 +35,14 @@ NOTEBOOK = "antimatroid2012_agents.ipynb"
 MODULE = __name__
 BOARD = Level(9, 9, 10, "none")  # the blog's board and rule
 MINE_COUNTS = tuple(range(1, 11))  # the success-rate figures' x axis
-MODELS = ("random", "marginal")  # the models reproduced so far
+# The models of the success-rate figure: the blog's five, then the Semi-deterministic model
+# with the Conditional model as its fallback (the blog leaves the fallback open). A label
+# is a registered agent name, or a name in MODEL_AGENTS: (agent, its parameters).
+MODELS = ("random", "marginal", "conditional", "graphical", "semi-deterministic", "semi-deterministic/conditional")
+MODEL_AGENTS = {"semi-deterministic/conditional": ("semi-deterministic", {"fallback": "conditional"})}
+MODEL_NAMES = {"random": "Random", "marginal": "Marginal", "conditional": "Conditional", "graphical": "Graphical",
+               "semi-deterministic": "Semi-deterministic",
+               "semi-deterministic/conditional": "Semi-deterministic (conditional fallback)"}
 
 # Run sizes per profile (the blog does not say how many games it played).
 SIZES = {
@@ -165,72 +178,132 @@ def check_clicks_before_mine(games: int = SIZES["quick"]["clicks_games"], seed: 
     return PaperResult("check_clicks_before_mine", fig, table, measured)
 
 
+def model_agent(model: str) -> tuple[str, dict]:
+    """(agent name, parameters) of a figure's model label (see MODELS)."""
+    if model in MODEL_AGENTS:
+        agent, params = MODEL_AGENTS[model]
+        return agent, dict(params)
+    return model, {}
+
+
+def model_name(model: str) -> str:
+    """The display name of a model label ("Semi-deterministic (conditional fallback)")."""
+    return MODEL_NAMES.get(model, model.capitalize())
+
+
+def _success_tasks(models, mine_counts, games: int, run_seeds: list[int]) -> list[dict]:
+    levels = [str(Level(BOARD.rows, BOARD.cols, m, BOARD.first_click)) for m in mine_counts]
+    tasks = []
+    for model in models:
+        agent, params = model_agent(model)
+        for level in levels:
+            for s in run_seeds:
+                task = {"kind": "play", "n_games": games, "agent": agent, "level": level, "seed": s}
+                if params:
+                    task["agent_params"] = params
+                tasks.append(task)
+    return tasks
+
+
+def _label_models(df: pd.DataFrame, models) -> pd.DataFrame:
+    """df with a `model` column: the label of the (agent, parameters) each row was played by."""
+    has_params = "agent_params" in df.columns
+    label = pd.Series(pd.NA, index=df.index, dtype="object")
+    for model in models:
+        agent, params = model_agent(model)
+        if params:
+            mask = task_rows(df, {"agent": agent, "agent_params": params}).index
+        else:
+            plain = df["agent"].eq(agent)
+            if has_params:
+                plain &= df["agent_params"].isna()
+            mask = df.index[plain.to_numpy()]
+        label.loc[mask] = model
+    return df.assign(model=label)
+
+
 def fig_success_rates(games: int = SIZES["quick"]["success_games"], runs: int = SIZES["quick"]["runs"],
                       seed: int = 0, executor="processes", models=MODELS, mine_counts=MINE_COUNTS) -> PaperResult:
     """Success rate of each model on 9x9 with 1..10 mines, over `runs` independent runs
     of `games` games each, with 95% intervals.
 
     Run r of every model plays the very same boards (replicate seeds shared across
-    models): a paired comparison. The Marginal model learns across the games of its run,
-    as in the blog, so its games are not independent: its argmax settles on a near-fixed
-    click order early in a run, and runs differ far more than a binomial allows (measured:
+    models): a paired comparison. The learners (Marginal, Conditional, Graphical, and the
+    Semi-deterministic model with the Conditional fallback) learn across the games of
+    their run, as in the blog, so their games are not independent and a run's mean
+    depends on its length: the Marginal model's argmax settles on a near-fixed click order
+    early in a run, and its runs differ far more than a binomial allows (measured:
     0.44-0.54 at 2 mines over six runs of 20,000 games). A learner's interval is therefore
     the t-interval over runs; a non-learner's games are independent, so its interval is
-    Wilson's over all its games. The table carries both.
+    Wilson's over all its games. The table carries both, and `learner`.
     """
     import matplotlib.pyplot as plt
 
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 2:
         raise ValueError(f"runs must be an integer >= 2 (the spread between runs is measured), got {runs!r}")
-    levels = [str(Level(BOARD.rows, BOARD.cols, m, BOARD.first_click)) for m in mine_counts]
+    models = tuple(models)
+    agents = {m: make_agent(model_agent(m)[0], **model_agent(m)[1]) for m in models}  # ValueError on a bad model
     run_seeds = [int(x) for x in np.random.SeedSequence(seed).generate_state(runs, np.uint32)]
-    sweep = grid({"kind": "play", "n_games": games}, seeds=run_seeds, agent=list(models), level=levels)
-    df = run_sweep(sweep, executor=executor, progress=False)
-    table = success_table(df)
-    learners = {m for m in models if make_agent(m).learns}
+    df = run_sweep(_success_tasks(models, mine_counts, games, run_seeds), executor=executor, progress=False)
+    table = success_table(_label_models(df, models))
+    table["learner"] = table["model"].map(lambda m: bool(agents[m].learns))
 
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for i, (agent, part) in enumerate(table.groupby("agent", sort=False)):
-        lo, hi = (part["runs_ci_low"], part["runs_ci_high"]) if agent in learners else (part["ci_low"], part["ci_high"])
-        x = part["mines"] + (i - (len(models) - 1) / 2) * 0.12
-        interval = "t over runs" if agent in learners else "Wilson"
+    fig, ax = plt.subplots(figsize=(8, 4.8))
+    for i, model in enumerate(models):
+        part = table[table["model"] == model]
+        learner = bool(part["learner"].iloc[0])
+        lo, hi = (part["runs_ci_low"], part["runs_ci_high"]) if learner else (part["ci_low"], part["ci_high"])
+        x = part["mines"] + (i - (len(models) - 1) / 2) * 0.08
         err = [(part["win_rate"] - lo).clip(lower=0), (hi - part["win_rate"]).clip(lower=0)]
-        ax.errorbar(x, part["win_rate"], yerr=err,
-                    fmt="o-", ms=4, capsize=2, label=f"minelab {agent} (95% CI: {interval})")
+        ax.errorbar(x, part["win_rate"], yerr=err, fmt="o-", ms=3.5, capsize=2, lw=1.2,
+                    label=f"minelab {model_name(model)} (95% CI: {'t over runs' if learner else 'Wilson'})")
     ax.set_xlabel(f"mines on a {BOARD.rows}x{BOARD.cols} board (mines placed before the first click)")
     ax.set_ylabel("success rate")
     ax.set_yscale("log")
-    ax.set_title(f"Random and Marginal models, {runs} runs x {games:,} games per point\n"
-                 f"(published: figure only, no numbers in the blog's text)", fontsize=9)
-    ax.legend(fontsize=8)
+    ax.set_xticks(list(mine_counts))
+    ax.set_title(f"The blog's models, {runs} runs x {games:,} games per point (learners learn within a run)\n"
+                 f"(published: figures only, no numbers in the blog's text)", fontsize=9)
+    ax.legend(fontsize=7, loc="lower left")
     fig.tight_layout()
+    return PaperResult("fig_success_rates", fig, table, _success_measured(table))
+
+
+def _success_measured(table: pd.DataFrame) -> list[dict]:
     measured = []
     for r in table.itertuples():
-        learner = r.agent in learners
         measured.append({
-            "item": f"{r.agent.capitalize()} model", "quantity": f"success rate, {int(r.mines)} mines",
+            "item": f"{model_name(r.model)} model", "quantity": f"success rate, {int(r.mines)} mines",
             "value": r.win_rate, "games": int(r.games),
-            "ci_low": r.runs_ci_low if learner else r.ci_low, "ci_high": r.runs_ci_high if learner else r.ci_high,
-            "note": f"95% t-interval over {r.runs} runs (a learner's games share its state)" if learner
+            "ci_low": r.runs_ci_low if r.learner else r.ci_low, "ci_high": r.runs_ci_high if r.learner else r.ci_high,
+            "note": f"95% t-interval over {r.runs} runs (a learner's games share its state)" if r.learner
                     else f"95% Wilson interval; {r.runs} runs pooled"})
-    return PaperResult("fig_success_rates", fig, table, measured)
+    return measured
 
 
 def success_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Per (agent, level): games, wins, pooled win rate with its Wilson interval, and the
-    spread between runs (seeds): mean, standard deviation, 95% t-interval of the run means."""
+    """Per (model, level): the agent, games, wins, pooled win rate with its Wilson interval,
+    the spread between runs (seeds): mean, standard deviation, 95% t-interval of the run
+    means; and the mean of `guesses` per game where the agent records it (NaN otherwise).
+    Without a `model` column, the model is the agent."""
+    if "model" not in df.columns:
+        df = df.assign(model=df["agent"])
     out = []
-    for (agent, level), part in df.groupby(["agent", "level"], sort=False):
+    for (model, level), part in df.groupby(["model", "level"], sort=False):
         wins, n = int(part["won"].sum()), len(part)
         low, high = wilson(wins, n)
         per_run = part.groupby("seed")["won"].mean().to_numpy()
         k = per_run.size
         sd = float(per_run.std(ddof=1)) if k > 1 else float("nan")
         half = float(sps.t.ppf(0.975, k - 1) * sd / np.sqrt(k)) if k > 1 else float("nan")
-        out.append({"agent": agent, "level": level, "mines": Level.parse(level).mines, "games": n,
-                    "wins": wins, "win_rate": wins / n, "ci_low": low, "ci_high": high, "runs": k,
-                    "runs_sd": sd, "runs_ci_low": max(0.0, wins / n - half), "runs_ci_high": min(1.0, wins / n + half)})
-    return pd.DataFrame(out).sort_values(["agent", "mines"], kind="stable").reset_index(drop=True)
+        guesses = float(part["guesses"].mean()) if "guesses" in part and part["guesses"].notna().any() else np.nan
+        out.append({"model": model, "agent": part["agent"].iloc[0], "level": level, "mines": Level.parse(level).mines,
+                    "games": n, "wins": wins, "win_rate": wins / n, "ci_low": low, "ci_high": high, "runs": k,
+                    "runs_sd": sd, "runs_ci_low": max(0.0, wins / n - half), "runs_ci_high": min(1.0, wins / n + half),
+                    "guesses": guesses})
+    order = {m: i for i, m in enumerate(dict.fromkeys(df["model"]))}
+    table = pd.DataFrame(out)
+    table = table.assign(_o=table["model"].map(order)).sort_values(["_o", "mines"], kind="stable")
+    return table.drop(columns="_o").reset_index(drop=True)
 
 
 # ------------------------------------------------------------------------- helpers
@@ -331,6 +404,32 @@ def clicks_text(result: PaperResult) -> str:
     ])
 
 
+MODEL_READINGS = {
+    "random": "a uniformly random covered cell",
+    "marginal": "the covered cell where mines were seen least often in its past games",
+    "conditional": "Naive Bayes over each covered cell's neighbours (per neighbour position, add-one smoothing), "
+                   "learnt from every covered cell at every decision of its past games; a random cell classified Empty",
+    "graphical": "an MDP over the 3x3 sub-grids, outcome counts from its past games, rewards +100 / -100 / +1, "
+                 "expected value over the whole sub-grid game; the best sub-grid action, ties at random",
+    "semi-deterministic": "the blog's inference of certain mines, then of safe cells; a random safe cell, "
+                          "otherwise a random covered cell",
+    "semi-deterministic/conditional": "the same inference; otherwise the Conditional model decides",
+}
+
+
+def models_text(models=MODELS) -> str:
+    """Markdown: each model of the figure, the agent that plays it (with its parameters),
+    whether it learns, and how minelab reads the blog (minelab.agents.blog has the details)."""
+    lines = []
+    for model in models:
+        agent, params = model_agent(model)
+        made = make_agent(agent, **params)
+        kind = "learns within a run" if made.learns else "does not learn"
+        reading = MODEL_READINGS.get(model, type(made).__doc__.strip().splitlines()[0])
+        lines.append(f"* **{model_name(model)}** (`{made!r}`, {kind}): {reading}.")
+    return "\n".join(lines)
+
+
 def success_rates_text(result: PaperResult) -> str:
     """Markdown commentary of `fig_success_rates`: why the Marginal model's intervals are
     taken over runs, with the spread between runs and the Random-vs-Marginal comparison
@@ -339,7 +438,7 @@ def success_rates_text(result: PaperResult) -> str:
     runs = int(t["runs"].iloc[0])
 
     def spread(agent):
-        part = t[t["agent"] == agent]
+        part = t[t["model"] == agent]
         per_run = part["games"] / part["runs"]
         binomial = np.sqrt(part["win_rate"] * (1 - part["win_rate"]) / per_run)
         ratio = (part["runs_sd"] / binomial).replace([np.inf, -np.inf], np.nan)
@@ -351,10 +450,12 @@ def success_rates_text(result: PaperResult) -> str:
         "near-fixed click order early in a run, so its games are not independent and whole runs can differ far "
         "more than a binomial interval admits. Its intervals are therefore t-intervals over independent runs "
         "(`runs_sd` in the table shows the spread); Random's games are independent and get Wilson intervals. "
-        f"Run r of both models plays the same boards ({runs} runs here).",
+        "The same holds for every learner (Conditional, Graphical, the Semi-deterministic model with the "
+        "Conditional fallback): a learner's success rate is the mean over runs of its whole learning run, so it "
+        f"depends on the run's length. Run r of every model plays the same boards ({runs} runs here).",
         "",
     ]
-    if {"random", "marginal"} <= set(t["agent"]):
+    if {"random", "marginal"} <= set(t["model"]):
         m_ratio, r_ratio = spread("marginal"), spread("random")
         if np.isnan(m_ratio):
             lines.append("* **Spread between runs**: not measurable here (no win in some runs' points).")
@@ -364,8 +465,8 @@ def success_rates_text(result: PaperResult) -> str:
             lines.append(f"* **Spread between runs**: at its worst mine count the Marginal model's runs spread "
                          f"{m_ratio:.1f} times the binomial standard deviation of one run, Random's {r_ratio:.1f} "
                          f"times: Marginal's runs differ {verdict} a binomial interval admits.")
-        rnd = t[t["agent"] == "random"].set_index("mines")
-        mar = t[t["agent"] == "marginal"].set_index("mines")
+        rnd = t[t["model"] == "random"].set_index("mines")
+        mar = t[t["model"] == "marginal"].set_index("mines")
         common = [m for m in rnd.index if m in mar.index]
         outside = [m for m in common if not (mar.loc[m, "runs_ci_low"] <= rnd.loc[m, "win_rate"]
                                              <= mar.loc[m, "runs_ci_high"])]
@@ -373,4 +474,191 @@ def success_rates_text(result: PaperResult) -> str:
                    f"outside it with {', '.join(str(int(m)) for m in outside)} mines")
         lines.append(f"* **Random vs Marginal**: Random's success rate lies inside Marginal's t-interval at "
                      f"{len(common) - len(outside)} of {len(common)} mine counts ({verdict}).")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------- the blog's claims
+# The blog states its comparisons in words only (its figures carry no numbers). Each claim
+# below is checked against the measured table; every verdict is computed, none typed.
+# A difference between two models at one mine count gets a 95% interval from the two
+# points' standard errors (a learner's: the spread between runs / sqrt(runs), with
+# Student's t on runs - 1 degrees of freedom; a non-learner's: binomial). The runs share
+# their boards, which correlates the two points positively: ignoring it, as here, makes
+# the interval conservative. "Significantly" below means the interval excludes 0.
+SLIGHT = 0.5  # "only slightly better": the gain is below this share of the Semi-deterministic model's gain
+
+
+class Difference(NamedTuple):
+    mines: int
+    diff: float  # success rate of a minus that of b
+    low: float
+    high: float
+
+
+def _stderr(row) -> tuple[float, float]:
+    """(standard error of a table row's success rate, its degrees of freedom)."""
+    if row["learner"]:
+        return float(row["runs_sd"]) / np.sqrt(row["runs"]), float(row["runs"] - 1)
+    p = float(row["win_rate"])
+    return float(np.sqrt(p * (1 - p) / row["games"])), np.inf
+
+
+def differences(table: pd.DataFrame, a: str, b: str) -> list[Difference]:
+    """Model a minus model b at every mine count both were played at, with 95% intervals."""
+    ta, tb = table[table["model"] == a].set_index("mines"), table[table["model"] == b].set_index("mines")
+    out = []
+    for m in [m for m in ta.index if m in tb.index]:
+        (se_a, df_a), (se_b, df_b) = _stderr(ta.loc[m]), _stderr(tb.loc[m])
+        q = float(sps.t.ppf(0.975, min(df_a, df_b))) if np.isfinite(min(df_a, df_b)) else float(sps.norm.ppf(0.975))
+        half = q * float(np.hypot(se_a, se_b))
+        d = float(ta.loc[m, "win_rate"] - tb.loc[m, "win_rate"])
+        out.append(Difference(int(m), d, d - half, d + half))
+    return out
+
+
+def _points(x: float) -> str:
+    return f"{100 * x:+.1f} points"
+
+
+def _ci(d: Difference) -> str:
+    return f"95% CI {100 * d.low:+.1f} to {100 * d.high:+.1f}"
+
+
+def _mines(m: int) -> str:
+    return f"{m} mine{'' if m == 1 else 's'}"
+
+
+def _mines_list(ms) -> str:
+    return ", ".join(str(m) for m in ms) if ms else "none"
+
+
+def _better_worse(ds: list[Difference]) -> tuple[list[int], list[int]]:
+    return [d.mines for d in ds if d.low > 0], [d.mines for d in ds if d.high < 0]
+
+
+def _argmax_claim(ds: list[Difference], where: int) -> tuple[str, str]:
+    """(verdict, evidence) of "the gain is largest at `where` mines"."""
+    if where not in [d.mines for d in ds]:
+        return "not checked", f"{where} mines not in this run"
+    top = max(ds, key=lambda d: d.diff)
+    at = next(d for d in ds if d.mines == where)
+    evidence = (f"largest gain {_points(top.diff)} ({_ci(top)}) at {_mines(top.mines)}; at {_mines(where)} "
+                f"{_points(at.diff)} ({_ci(at)})")
+    if top.mines == where:
+        return "holds", evidence
+    if at.high >= top.low:
+        return "not excluded (intervals overlap)", evidence
+    return "does not hold", evidence
+
+
+def _claim_same(ds: list[Difference]) -> tuple[str, str]:
+    better, worse = _better_worse(ds)
+    biggest = max(ds, key=lambda d: abs(d.diff))
+    evidence = (f"significantly different at {len(better) + len(worse)} of {len(ds)} mine counts "
+                f"(higher: {_mines_list(better)}; lower: {_mines_list(worse)}); largest difference "
+                f"{_points(biggest.diff)} ({_ci(biggest)}) at {_mines(biggest.mines)}")
+    return ("holds" if not better and not worse else "does not hold"), evidence
+
+
+def _claim_above(ds: list[Difference]) -> tuple[str, str]:
+    better, worse = _better_worse(ds)
+    evidence = (f"significantly higher at {len(better)} of {len(ds)} mine counts ({_mines_list(better)}), "
+                f"lower at {len(worse)} ({_mines_list(worse)}); mean difference "
+                f"{_points(float(np.mean([d.diff for d in ds])))}")
+    verdict = "holds" if better and not worse else "partly holds" if better else "does not hold"
+    return verdict, evidence
+
+
+def _claim_slight(ds: list[Difference], reference: list[Difference], baseline: str) -> tuple[str, str]:
+    """Better, and only slightly: the largest gain is below SLIGHT of the Semi-deterministic
+    model's largest gain over the same baseline (`reference`)."""
+    verdict, evidence = _claim_above(ds)
+    if not reference or verdict == "does not hold":
+        return verdict, evidence
+    share = max(d.diff for d in ds) / max(max(d.diff for d in reference), 1e-12)
+    evidence += (f"; its largest gain is {share:.0%} of the Semi-deterministic model's largest gain over "
+                 f"{baseline} (slight: below {SLIGHT:.0%})")
+    if share >= SLIGHT:
+        verdict = "partly holds (not slight)"
+    return verdict, evidence
+
+
+def _claim_minor_below(ds: list[Difference], cut: int = 7) -> tuple[str, str]:
+    below = [d for d in ds if d.mines < cut]
+    above = [d for d in ds if d.mines >= cut]
+    if not below or not above:
+        return "not checked", f"needs mine counts on both sides of {cut}"
+    b, a = max(abs(d.diff) for d in below), max(abs(d.diff) for d in above)
+    evidence = f"largest |difference| below {cut} mines {100 * b:.1f} points, from {cut} mines on {100 * a:.1f} points"
+    return ("holds" if b < a else "does not hold"), evidence
+
+
+def _claim_best(table: pd.DataFrame, best: str, others: list[str]) -> tuple[str, str]:
+    pairs = [(o, d) for o in others for d in differences(table, best, o)]
+    above = sum(d.low > 0 for _, d in pairs)
+    not_above = sorted({f"{o} at {d.mines}" for o, d in pairs if d.low <= 0})
+    evidence = f"significantly above the other models in {above} of {len(pairs)} (model, mine count) pairs"
+    if not_above:
+        evidence += f"; not at: {', '.join(not_above)}"
+    return ("holds" if above == len(pairs) else "partly holds" if above else "does not hold"), evidence
+
+
+def _claim_guesses(table: pd.DataFrame, model: str) -> tuple[str, str]:
+    part = table[table["model"] == model].sort_values("mines")
+    g = part["guesses"].to_numpy(float)
+    if g.size < 3 or np.isnan(g).any():
+        return "not checked", "needs the guesses of at least 3 mine counts"
+    rho = float(sps.spearmanr(part["mines"], g)[0]) if np.ptp(g) > 0 else float("nan")
+    if np.isnan(rho):
+        return "not checked", "the guesses do not vary with the mines"
+    evidence = (f"fallback decisions per game from {g[0]:.2f} ({_mines(int(part['mines'].iloc[0]))}) to "
+                f"{g[-1]:.2f} ({_mines(int(part['mines'].iloc[-1]))}); Spearman rho = {rho:.2f}")
+    return ("holds" if rho > 0.8 else "partly holds" if rho > 0 else "does not hold"), evidence
+
+
+def claims_table(result: PaperResult) -> pd.DataFrame:
+    """The blog's comparative claims, each with a verdict and its evidence computed from
+    `fig_success_rates`' table. A claim whose models are not in the table is left out."""
+    t = result.table
+    have = set(t["model"])
+    semi = "semi-deterministic"
+    rows = []
+
+    def add(needs, claim, check):
+        if set(needs) <= have:
+            verdict, evidence = check()
+            rows.append({"claim": claim, "verdict": verdict, "evidence": evidence})
+
+    add(["random", "marginal"], "Random and Marginal are on par (the improvement is negligible)",
+        lambda: _claim_same(differences(t, "marginal", "random")))
+    add(["conditional", "marginal"], "Conditional is only slightly better than Marginal",
+        lambda: _claim_slight(differences(t, "conditional", "marginal"),
+                              differences(t, semi, "marginal") if semi in have else [], "Marginal"))
+    add(["conditional", "marginal"], "Conditional's gain over Marginal is largest at 3 mines",
+        lambda: _argmax_claim(differences(t, "conditional", "marginal"), 3))
+    add(["graphical", "conditional"], "Graphical is only a margin better than Conditional",
+        lambda: _claim_slight(differences(t, "graphical", "conditional"),
+                              differences(t, semi, "conditional") if semi in have else [], "Conditional"))
+    add(["graphical", "conditional"], "Graphical's improvement over Conditional is minor below 7 mines",
+        lambda: _claim_minor_below(differences(t, "graphical", "conditional")))
+    others = [m for m in ("random", "marginal", "conditional", "graphical") if m in have]
+    if others:
+        add([semi], "Semi-deterministic is superior to the other models (the only reliable one)",
+            lambda: _claim_best(t, semi, others))
+    add([semi, "graphical"], "Semi-deterministic's gain over Graphical is largest at 7 mines",
+        lambda: _argmax_claim(differences(t, semi, "graphical"), 7))
+    add([semi], "With more mines, Semi-deterministic relies more on its fallback",
+        lambda: _claim_guesses(t, semi))
+    return pd.DataFrame(rows, columns=["claim", "verdict", "evidence"])
+
+
+def claims_text(result: PaperResult) -> str:
+    """Markdown: the blog's claims checked against `fig_success_rates` (see claims_table)."""
+    claims = claims_table(result)
+    t = result.table
+    lines = [f"The blog's claims, checked against this run ({int(t['runs'].iloc[0])} runs x "
+             f"{int(t['games'].iloc[0] // t['runs'].iloc[0]):,} games per point; differences are in success-rate "
+             "points with 95% intervals from the two points' standard errors; the blog gives no numbers):", ""]
+    for r in claims.itertuples():
+        lines.append(f"* **{r.claim}** — {r.verdict}: {r.evidence}.")
     return "\n".join(lines)

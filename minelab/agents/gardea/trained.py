@@ -12,8 +12,8 @@ defines the agent, so it is given by three parameters, like any other:
 regression, training games for Q-learning). The same parameters give the same model on
 any machine (every random number flows from `train_seed`), so a sweep caches their games
 like any agent's. `fit(level, size, seed)` trains now and sets the three parameters;
-`save(path)` writes the model (numpy arrays + JSON, no pickle) and `load_agent(path)`
-restores it without retraining. An agent with no training asked of it refuses to play
+`save(path)` writes the model (numpy arrays + JSON, no pickle: minelab.agents.saved) and
+`load_agent(path)` restores it without retraining. An agent with no training asked of it refuses to play
 with an error that says how to train it.
 
 A model is tied to the board shape it learnt on unless the family sets `transfers`
@@ -24,24 +24,19 @@ A family implements:
         facts about the training (samples, seconds, accuracy, ...: `training_info`)
     _play(model, gs, n_games, deal_rng, out)   its numba batch kernel on the model
     _decide(model, view, rng) -> cell           the same njit decision, one view (flat int8)
+        (or _decide_board(model, view, rows, cols, rng) when the decision needs the shape)
 """
 from __future__ import annotations
 
 import json
-import os
 import time
-from pathlib import Path
 
 import numpy as np
 
-from ..._version import __version__
-from ...atomic import atomic_write
 from ...cells import REVEAL
 from ...engine import SP_COLS, SP_ROWS, Move
 from ...levels import Level
-from ..base import Agent, _REGISTRY, make_agent
-
-FORMAT = 1  # of saved models
+from ..base import Agent
 _MEMO: dict[str, tuple[dict, dict]] = {}  # (name, params) -> trained model, per process (a sweep's chunks)
 _MEMO_MAX = 16
 
@@ -141,8 +136,9 @@ class TrainedAgent(Agent):
         self._play(model, gs, n_games, deal_rng, out)
 
     def _choose(self, game):
-        model = self.check_board(game.level.rows, game.level.cols)
-        cell = int(self._decide(model, game._gs.shown, self.rng))
+        rows, cols = game.level.rows, game.level.cols
+        model = self.check_board(rows, cols)
+        cell = int(self._decide_board(model, game._gs.shown, rows, cols, self.rng))
         return Move(REVEAL, cell // game.level.cols, cell % game.level.cols)
 
     def choose_cell(self, view, rng=None) -> int:
@@ -152,7 +148,7 @@ class TrainedAgent(Agent):
         if v.ndim != 2:
             raise ValueError(f"view must be a 2-d board, got shape {v.shape}")
         model = self.check_board(*v.shape)
-        return int(self._decide(model, v.ravel(), self.rng if rng is None else rng))
+        return int(self._decide_board(model, v.ravel(), v.shape[0], v.shape[1], self.rng if rng is None else rng))
 
     def _play(self, model, gs, n_games, deal_rng, out):
         raise NotImplementedError
@@ -160,54 +156,21 @@ class TrainedAgent(Agent):
     def _decide(self, model, view, rng) -> int:
         raise NotImplementedError
 
-    # --- files -------------------------------------------------------------------
-    def save(self, path) -> Path:
-        """Write the trained model to `path` (.npz: its arrays and a JSON header), atomically."""
-        model = self.model()
-        meta = {"format": FORMAT, "agent": self.name, "params": self.params(), "minelab": __version__,
-                "training_info": _jsonable(self.training_info)}
-        arrays = {f"model__{k}": v for k, v in model.items()}
-        arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), np.uint8)
-        path = Path(path)
-        if path.suffix != ".npz":
-            raise ValueError(f"path must end in .npz, got {str(path)!r}")
-        return atomic_write(path, lambda f: np.savez(f, **arrays), mode="wb")
+    def _decide_board(self, model, view, rows, cols, rng) -> int:
+        """`_decide` told the board's shape (the flat view does not say it): what
+        interactive play calls. A family whose model transfers to other shapes (local
+        windows) overrides this one; the default is `_decide`."""
+        return self._decide(model, view, rng)
+
+    # --- files (minelab.agents.saved) -------------------------------------------
+    def _saved(self) -> tuple[dict, dict]:
+        return dict(self.model()), {"training_info": self.training_info}
+
+    def _restore(self, arrays: dict, facts: dict) -> None:
+        if not arrays:
+            raise ValueError(f"the file holds no {self.name} model")
+        self._model = arrays
+        self.training_info = dict(facts.get("training_info", {}))
 
 
-def load_agent(path, seed=None) -> TrainedAgent:
-    """A trained agent saved by `TrainedAgent.save`, ready to play, without retraining.
-
-        agent = ml.make_agent("gardea-logreg").fit("8x8x10", 5_000); agent.save("m.npz")
-        same = load_agent("m.npz")
-    """
-    path = Path(path)
-    if not os.path.exists(path):
-        raise ValueError(f"path: no such file {str(path)!r}")
-    with np.load(path, allow_pickle=False) as z:
-        if "meta" not in z.files:
-            raise ValueError(f"{str(path)!r} is not a saved minelab model (no header)")
-        meta = json.loads(bytes(z["meta"]).decode())
-        model = {k[len("model__"):]: z[k].copy() for k in z.files if k.startswith("model__")}
-    if meta.get("format") != FORMAT:
-        raise ValueError(f"{str(path)!r}: model format {meta.get('format')!r}, this minelab reads {FORMAT}")
-    name = meta.get("agent")
-    if name not in _REGISTRY or not issubclass(_REGISTRY[name], TrainedAgent):
-        raise ValueError(f"{str(path)!r}: agent {name!r} is not a trained-agent family of this minelab")
-    agent = make_agent(name, seed=seed, **meta["params"])
-    agent._model = model
-    agent.training_info = dict(meta.get("training_info", {}))
-    return agent
-
-
-def _jsonable(d: dict) -> dict:
-    out = {}
-    for k, v in d.items():
-        if isinstance(v, np.generic):
-            v = v.item()
-        elif isinstance(v, np.ndarray):
-            v = v.tolist()
-        out[k] = v
-    return out
-
-
-__all__ = ["TrainedAgent", "load_agent"]
+__all__ = ["TrainedAgent"]
