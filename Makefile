@@ -39,6 +39,8 @@ bench: $(STAMP)
 	$(BIN)/minelab bench csp
 	$(BIN)/minelab bench rl
 	$(BIN)/minelab bench uct
+	$(BIN)/minelab bench samples
+	$(BIN)/minelab bench learned
 
 lab: $(STAMP)
 	$(BIN)/python -m ipykernel install --user --name minelab --display-name "Python (minelab)"

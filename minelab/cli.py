@@ -1,7 +1,7 @@
 """The `minelab` command: play, bench, reproduce.
 
     minelab play AGENT LEVEL --games N --seed S [--json]
-    minelab bench engine|agents|bandit|csp|rl|uct|samples [--json] [--seconds T] [--train-games N]
+    minelab bench engine|agents|bandit|csp|rl|uct|samples|learned [--json] [--seconds T] [--train-games N]
     minelab reproduce [--profile smoke|quick|paper] [--only NAME] [--scheduler ADDR]
 """
 from __future__ import annotations
@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     b = sub.add_parser("bench", help="measure throughput (games/s on one core)")
-    b.add_argument("what", choices=("engine", "agents", "bandit", "csp", "rl", "uct", "samples"),
+    b.add_argument("what", choices=("engine", "agents", "bandit", "csp", "rl", "uct", "samples", "learned"),
                    help="engine: oracle play per level (the floor under every agent); agents: each agent on 9x9x10; "
                         "bandit: greedy MAB training on 8x8x10 (first games, and after --train-games) "
                         "and the trained agent's test play on expert; csp: the exact-probability kernel per "
@@ -75,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "table's bytes, and the Gymnasium environments' steps/s; uct: simulations/s of the tree "
                         "searches oh and uct on 4x4x4, 8x8x10 and 16x30x99 (the paper's 10,000 simulations a "
                         "move, 100 on 16x30); samples: gardea2015's training-data generator, labelled samples/s "
-                        "(exactly solved positions) and whole-board positions/s")
+                        "(exactly solved positions) and whole-board positions/s; learned: play of the learned models "
+                        "(gardea2015's, trained on the level first; the blog's) on 8x8x10 and 9x9x10")
     b.add_argument("--train-games", type=_positive_int, default=None,
                    help="bandit / rl: training games before the trained-rate measurements "
                         "(default 100000 for bandit, 10000000 for rl)")
@@ -117,17 +118,19 @@ def cmd_play(args) -> int:
     return 0
 
 
-def measure(agent_name: str, level: str, seconds: float, start_games: int = 1000) -> dict:
+def measure(agent_name: str, level: str, seconds: float, start_games: int = 1000, params=None) -> dict:
     """games/s of one agent on one level, after a warm-up that triggers compilation (its
-    time is reported apart, as compile_seconds: numba compiling, or loading its cache)."""
+    time is reported apart, as compile_seconds: numba compiling, or loading its cache) and,
+    for an agent trained before it plays, its training (memoised: not timed again)."""
     from . import make_agent, play
 
-    agent = make_agent(agent_name)
+    params = dict(params or {})
+    agent = make_agent(agent_name, **params)
     warm = play(agent, level, min(100, start_games), seed=0, progress=False)  # compile / load the cache
     n, elapsed = start_games, 0.0
     while True:
         start = time.perf_counter()
-        play(make_agent(agent_name), level, n, seed=1, progress=False, chunk=max(n, 1))
+        play(make_agent(agent_name, **params), level, n, seed=1, progress=False, chunk=max(n, 1))
         elapsed = time.perf_counter() - start
         if elapsed >= seconds or n >= 10**8:
             break
@@ -345,6 +348,32 @@ def bench_samples(seconds: float):
                "games_per_second": games / elapsed}
 
 
+LEARNED_LEVELS = ("8x8x10", "9x9x10")
+# (label, agent, params): gardea2015's learners trained on the level they play (modest
+# budgets: play speed, not strength, is measured), then the blog's learners and inference.
+LEARNED_BENCH = (
+    ("gardea-logreg, 20,000 samples", "gardea-logreg", {"train_size": 20_000}),
+    ("gardea-svm, 20,000 samples", "gardea-svm", {"train_size": 20_000}),
+    ("gardea-krr, 1,000 states", "gardea-krr", {"train_size": 1_000}),
+    ("gardea-q, 20,000 games", "gardea-q", {"train_size": 20_000}),
+    ("conditional", "conditional", {}),
+    ("graphical", "graphical", {}),
+    ("semi-deterministic", "semi-deterministic", {}),
+    ("semi-deterministic, conditional fallback", "semi-deterministic", {"fallback": "conditional"}),
+)
+
+
+def bench_learned(seconds: float):
+    """Play of the learned models on beginner boards (one core): gardea2015's trained on
+    the level first (training not timed), the blog's learning as they play."""
+    for level in LEARNED_LEVELS:
+        for label, agent, params in LEARNED_BENCH:
+            if agent.startswith("gardea-"):
+                params = {**params, "train_level": level}
+            row = measure(agent, level, seconds, start_games=200, params=params)
+            yield {**row, "bench": "learned", "what": f"{label} on {level}"}
+
+
 def cmd_bench(args) -> int:
     if args.what == "bandit":
         rows = bench_bandit(args.seconds, args.train_games or 100_000)
@@ -356,6 +385,8 @@ def cmd_bench(args) -> int:
         rows = bench_uct(args.seconds)
     elif args.what == "samples":
         rows = bench_samples(args.seconds)
+    elif args.what == "learned":
+        rows = bench_learned(args.seconds)
     else:
         jobs = [("oracle", level) for level in BENCH_LEVELS] if args.what == "engine" else \
             [(agent, "9x9x10") for agent in BENCH_AGENTS]

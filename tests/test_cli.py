@@ -89,3 +89,17 @@ def test_play_bad_parameter_names_it(capsys):
     with pytest.raises(SystemExit):
         main(["play", "csp", "9x9x10", "--param", "epsilon"])
     assert "NAME=VALUE" in capsys.readouterr().err
+
+
+def test_bench_learned_json_rows(capsys, monkeypatch):
+    """`minelab bench learned` trains each gardea learner on the level first (not timed) and
+    times play; here with tiny budgets on one small level."""
+    from minelab import cli
+
+    monkeypatch.setattr(cli, "LEARNED_LEVELS", ("5x5x4",))
+    monkeypatch.setattr(cli, "LEARNED_BENCH", (("gardea-q, 300 games", "gardea-q", {"train_size": 300}),
+                                               ("conditional", "conditional", {})))
+    assert main(["bench", "learned", "--seconds", "0.01", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["what"] for r in rows] == ["gardea-q, 300 games on 5x5x4", "conditional on 5x5x4"]
+    assert all(r["games_per_second"] > 0 and r["bench"] == "learned" for r in rows)
