@@ -63,7 +63,7 @@ def test_profile_sizes_are_valid_and_ordered(module):
 
 
 def test_paper_profiles_are_the_papers_sizes():
-    assert buffet.SIZES["paper"] == {"games": 100_000, "expert_games": 10_000, "tree_games": 10_000,
+    assert buffet.SIZES["paper"] == {"games": 100_000, "expert_games": 10_000, "tree_games": 4_000,
                                      "fig2_games": 10_000}
     assert [buffet.simulations(lv) for lv in ("4x4x4", "9x9x10", "16x16x40", "16x30x99")] == [10_000, 10_000, 100, 100]
     assert board.SIZES["paper"]["games"] == 100_000 and board.SIZES["paper"]["expert_games"] == 20_000

@@ -190,19 +190,20 @@ def test_items_csv_lists_all_five_papers_and_the_leaderboard():
     assert set(items.loc[items["paper"] == "bilir2023", "item"]) == {"Fig 1", "Fig A1", "Fig A2"}
     anti = items[items["paper"] == "antimatroid2012"].set_index("item")
     assert list(anti.index) == ["Mine uniformity", "Clicks before mine", "Random model", "Marginal model",
-                                "Conditional model", "Graphical model", "Semi-deterministic model"]
-    assert (anti["notebook"].iloc[:4] == "antimatroid2012_agents.ipynb").all()
-    assert (anti["notebook"].iloc[4:] == "").all()
+                                "Conditional model", "Graphical model", "Semi-deterministic model",
+                                "Semi-deterministic (conditional fallback) model"]
+    assert (anti["notebook"] == "antimatroid2012_agents.ipynb").all()
     assert (items.loc[items["paper"] == "lordeiro2021", "issue"] == "3").all()
     assert (items.loc[items["paper"] == "buffet2012", "issue"] == "4").all()
     assert (items.loc[items["paper"] == "leaderboard", "issue"] == "4").all()
     gardea = items[items["paper"] == "gardea2015"].set_index("item")
     csp_items = ["CSP GUI", "CSP board size", "CSP mine density"]  # issue 4: the CSP part
     assert (gardea.loc[csp_items, "issue"] == "4").all()
-    assert (gardea.drop(index=csp_items)["issue"] == "").all()
+    assert (gardea.drop(index=csp_items)["issue"] == "12").all()  # the learners
+    assert (gardea.drop(index=csp_items)["notebook"] == "gardea2015_learners.ipynb").all()
     assert (items.loc[items["paper"] == "bilir2023", "issue"] == "10").all()
     assert (items.loc[items["paper"] == "bilir2023", "notebook"] == "bilir2023_rl.ipynb").all()
-    assert (items.loc[items["paper"] == "antimatroid2012", "issue"] == "").all()
+    assert list(anti["issue"]) == [""] * 4 + ["12"] * 4
     assert (items["title"] != "").all()
 
 

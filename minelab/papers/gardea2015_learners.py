@@ -12,7 +12,8 @@ Figures (unnumbered in the paper; each function named after what it shows, run s
 as keyword defaults, returning a `PaperResult`):
 
 * `fig_board_size`: win rate, mean % of the board uncovered and test accuracy of the
-  four approaches on 4x4 .. 8x8 at the 10/64 density of 8x8 with 10 mines.
+  four approaches (and Q-learning's Algorithm 2) on 4x4 .. 8x8 at the 10/64 density of
+  8x8 with 10 mines.
 * `fig_mine_density`: the same metrics over mine counts on 4x4.
 * `fig_classifier_features`: the local classifiers against their window radius (8, 24,
   48 features): win rate, % uncovered, train and test accuracy (the paper's "bias").
@@ -61,6 +62,9 @@ APPROACHES = {  # label -> agent
     "kernel ridge regression": "gardea-krr",
     "Q-learning": "gardea-q",
 }
+# Algorithm 2, the paper's first Q-learner ("moderate success ... very slow at exploring"),
+# drawn beside the four approaches where it is cheap: over board sizes.
+VARIANTS = {"Q-learning, Algorithm 2": ("gardea-q", {"algorithm": 2})}
 BUDGET = {"gardea-logreg": "samples", "gardea-svm": "samples", "gardea-krr": "krr_states", "gardea-q": "q_games"}
 CSP = ("CSP", "gardea-csp")
 SIDES = (4, 5, 6, 7, 8)
@@ -75,13 +79,15 @@ KRR_SIZES = (50, 100, 200, 400, 800, 1600)
 # Run sizes per profile. games: per (approach, board, run); runs: independently trained
 # models per point; samples / krr_states / q_games: each learner's training budget
 # (labelled samples, whole-board states, training games); accuracy_states: held-out
-# positions for the move accuracy. The paper states none of these.
+# positions for the move accuracy. The paper states none of these. Memory: Q-learning's
+# table on 8x8x10 grows by about 18 states a training game (measured: 3.7 million states
+# after 200,000 games), ~310 bytes each: about 1.1 GB per worker at quick, 5.6 GB at paper.
 SIZES = {
     "smoke": {"games": 60, "runs": 2, "samples": 1_000, "krr_states": 100, "q_games": 2_000,
               "accuracy_states": 60},
     "quick": {"games": 2_000, "runs": 3, "samples": 20_000, "krr_states": 1_000, "q_games": 200_000,
               "accuracy_states": 1_000},
-    "paper": {"games": 10_000, "runs": 5, "samples": 100_000, "krr_states": 3_000, "q_games": 2_000_000,
+    "paper": {"games": 10_000, "runs": 5, "samples": 100_000, "krr_states": 3_000, "q_games": 1_000_000,
               "accuracy_states": 5_000},
 }
 
@@ -239,10 +245,13 @@ def t_interval(values: np.ndarray, top: float = 1.0) -> tuple[float, float, floa
     return m, max(0.0, m - half), min(top, m + half)
 
 
-def _entries(run: dict, radius=None, learners=APPROACHES, csp=True, oracles=ORACLE_LOOKUPS):
+def _entries(run: dict, radius=None, learners=APPROACHES, csp=True, oracles=ORACLE_LOOKUPS, variants=()):
+    """(label, agent, params, trained) of a figure: the learners (and `variants`: labels
+    of VARIANTS), then the CSP and the oracles."""
     out = []
-    for label, agent in learners.items():
-        params = {"train_size": _budget(agent, run)}
+    chosen = [(label, agent, {}) for label, agent in learners.items()] + [(v, *VARIANTS[v]) for v in variants]
+    for label, agent, extra in chosen:
+        params = {**extra, "train_size": _budget(agent, run)}
         if radius is not None:
             params["radius"] = int(radius)
         out.append((label, agent, params, True))
@@ -254,7 +263,7 @@ def _entries(run: dict, radius=None, learners=APPROACHES, csp=True, oracles=ORAC
 
 
 def _is_learner(label: str) -> bool:
-    return label in APPROACHES
+    return label in APPROACHES or label in VARIANTS
 
 
 def _interval(r, what="win"):
@@ -382,7 +391,8 @@ def fig_board_size(games: int = _Q["games"], runs: int = _Q["runs"], samples: in
     < 5% on 6x6; the beginning player's 35% on 8x8 (a reference)."""
     run = _run_sizes(games, runs, samples, krr_states, q_games, accuracy_states)
     levels = [square_level(int(n)) for n in sides]
-    tasks = _tasks(_entries(run), levels, run["games"], run["runs"], seed, run["accuracy_states"])
+    tasks = _tasks(_entries(run, variants=tuple(VARIANTS)), levels, run["games"], run["runs"], seed,
+                   run["accuracy_states"])
     table = summary(_run(tasks, executor))
     marks = _published_marks("Board size", _side_of)
     fig = _panels(table, "side", "board side n (n x n, 10/64 of the cells are mines)",
