@@ -79,15 +79,18 @@ KRR_SIZES = (50, 100, 200, 400, 800, 1600)
 # Run sizes per profile. games: per (approach, board, run); runs: independently trained
 # models per point; samples / krr_states / q_games: each learner's training budget
 # (labelled samples, whole-board states, training games); accuracy_states: held-out
-# positions for the move accuracy. The paper states none of these. Memory: Q-learning's
-# table on 8x8x10 grows by about 18 states a training game (measured: 3.7 million states
-# after 200,000 games), ~310 bytes each: about 1.1 GB per worker at quick, 5.6 GB at paper.
+# positions for the move accuracy. The paper states none of these. Memory bounds the
+# Q-learning budget: its table grows by about 18 states a training game on 8x8x10
+# (measured: 3.7 million states after 200,000 games), and a worker training on 1,000,000
+# games of 7x7 or 8x8 peaked at 19.4 GB (measured: killed on this 24 GB machine beside a
+# second worker), so paper stops at 300,000 games (measured: 10.2 GB peak in one worker;
+# two workers need about 20 GB).
 SIZES = {
     "smoke": {"games": 60, "runs": 2, "samples": 1_000, "krr_states": 100, "q_games": 2_000,
               "accuracy_states": 60},
     "quick": {"games": 2_000, "runs": 3, "samples": 20_000, "krr_states": 1_000, "q_games": 200_000,
               "accuracy_states": 1_000},
-    "paper": {"games": 10_000, "runs": 5, "samples": 100_000, "krr_states": 3_000, "q_games": 1_000_000,
+    "paper": {"games": 10_000, "runs": 5, "samples": 100_000, "krr_states": 3_000, "q_games": 300_000,
               "accuracy_states": 5_000},
 }
 
