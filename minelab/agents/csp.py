@@ -266,6 +266,19 @@ def check_first_click(first_click, names=("corner", "centre")):
     raise ValueError(f"first_click must be {said} or a (row, col) pair of non-negative integers, got {first_click!r}")
 
 
+def first_cell_index(first_click, rows: int, cols: int) -> int:
+    """The flat index of a checked `first_click` ("corner", "centre" or (row, col)) on a
+    rows x cols board; ValueError when the pair is off the board."""
+    if first_click == "corner":
+        return 0
+    if first_click == "centre":
+        return (rows // 2) * cols + cols // 2
+    r, c = first_click
+    if not (0 <= r < rows and 0 <= c < cols):
+        raise ValueError(f"first_click {first_click} is off the {rows}x{cols} board")
+    return r * cols + c
+
+
 @register
 class CSPAgent(Agent):
     """Exact probabilities; certain moves first, else the least probable mine (ties at random)."""
@@ -293,14 +306,7 @@ class CSPAgent(Agent):
 
     def first_cell(self, rows: int, cols: int) -> int:
         """The flat index of the opening click on a rows x cols board."""
-        if self.first_click == "corner":
-            return 0
-        if self.first_click == "centre":
-            return (rows // 2) * cols + cols // 2
-        r, c = self.first_click
-        if not (0 <= r < rows and 0 <= c < cols):
-            raise ValueError(f"first_click {self.first_click} is off the {rows}x{cols} board")
-        return r * cols + c
+        return first_cell_index(self.first_click, rows, cols)
 
     def state(self, cells: int, mines: int) -> SolverState:
         """The agent's buffers for boards of `cells` cells with `mines` mines (made once)."""

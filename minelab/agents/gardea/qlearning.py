@@ -61,7 +61,7 @@ from ...engine import (N_RECORD, SP_COLS, SP_ROWS, ST_CLICKS, ST_DEALT, ST_STATU
                        neighbour_table, new_game_state, open_cell, random_covered_cell, record_game, uniform_below)
 from ...levels import Level
 from ..base import register
-from ..csp import check_first_click
+from ..csp import check_first_click, first_cell_index
 from ..rl.common import check_rate
 from ..rl.table import (FREE, SM_MASK, SM_ROWS, SM_SHIFT, N_STATE_META, StateArrays, StateTable, _grown, _rehash,
                         find_row, insert_row, key_words, pack_view, table_room)
@@ -395,14 +395,7 @@ class GardeaQAgent(TrainedAgent):
 
     def first_cell(self, rows: int, cols: int) -> int:
         """The flat index of the first probe on a rows x cols board."""
-        if self.first_click == "corner":
-            return 0
-        if self.first_click == "centre":
-            return (rows // 2) * cols + cols // 2
-        r, c = self.first_click
-        if not (0 <= r < rows and 0 <= c < cols):
-            raise ValueError(f"first_click {self.first_click} is off the {rows}x{cols} board")
-        return r * cols + c
+        return first_cell_index(self.first_click, rows, cols)
 
     def config(self, rows: int, cols: int) -> QConfig:
         return QConfig(self.algorithm, self.eta, self.first_cell(rows, cols), self._empty_code, self._unseen_code)
