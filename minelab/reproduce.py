@@ -35,8 +35,12 @@ _PRIVATE_KERNEL = "minelab-reproduce"
 _KERNEL_ARGS = ["--IPKernelApp.log_level=ERROR"]
 
 
+NOT_REPRODUCED = ("tour.ipynb",)  # notebooks/ that make no figure: `minelab reproduce` leaves them out
+
+
 def list_notebooks(notebooks_dir: str | os.PathLike | None = None) -> list[Path]:
-    """The notebooks `run` executes, sorted by name (those starting with "_" are skipped).
+    """The notebooks `run` executes, sorted by name (those starting with "_" are skipped, and
+    the tour, which regenerates nothing: tests/test_tour.py runs it).
 
         >>> [p.stem for p in list_notebooks()][:1]
         ['antimatroid2012_agents']
@@ -44,7 +48,7 @@ def list_notebooks(notebooks_dir: str | os.PathLike | None = None) -> list[Path]
     folder = Path(notebooks_dir) if notebooks_dir is not None else paths.notebooks_dir()
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.glob("*.ipynb") if not p.name.startswith(("_", ".")))
+    return sorted(p for p in folder.glob("*.ipynb") if not p.name.startswith(("_", ".")) and p.name not in NOT_REPRODUCED)
 
 
 def _select(notebooks: list[Path], only) -> list[Path]:
@@ -174,7 +178,8 @@ def run(profile: str = "quick", only=None, scheduler: str | None = None, seed: i
             try:
                 pm.execute_notebook(str(nb), str(target), parameters=parameters, cwd=str(project),
                                     kernel_name=kname, language="python", progress_bar=False,
-                                    log_output=False, extra_arguments=_KERNEL_ARGS)
+                                    log_output=False, extra_arguments=_KERNEL_ARGS,
+                                    store_widget_state=False)  # exported to HTML, a viewer is its static picture
             except pm.PapermillExecutionError as exc:
                 print(f"failed after {time.perf_counter() - start:.1f} s (executed copy: {target})", flush=True)
                 cell = exc.exec_count if exc.exec_count is not None else exc.cell_index

@@ -15,7 +15,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .agents import Agent, make_agent
-from .engine import N_RECORD, RECORD_FIELDS, new_game_state, run_streams
+from .engine import N_RECORD, RECORD_FIELDS, Game, new_game_state, run_streams
 from .levels import Level
 from .stats import win_rate
 
@@ -70,6 +70,37 @@ def play(agent: "Agent | str", level: "Level | str", n_games: int, seed: int = 0
             bar.update(hi - lo)
     seconds = time.perf_counter() - start
     return _records_frame(out, level, agent, seed, seconds, compile_seconds)
+
+
+def game_of_run(agent: "Agent | str", level: "Level | str", seed: int, game: int, *, flood: bool = True,
+                chunk: int = 20_000) -> "tuple[Game, Agent]":
+    """Game number `game` of the run `ml.play(agent, level, n, seed)` (any n > game), before
+    its first move: (the game, dealt from the run's board stream, and the agent as it was
+    at that game). Games 0..game-1 are played first in batch on the run's two streams, so
+    a learner has learnt from them and both streams stand where the run had them; then
+
+        game, agent = ml.runner.game_of_run("hcsp", "9x9x10", seed=0, game=4711)
+        agent.play_game(game)     # the same moves as game 4,711 of ml.play("hcsp", "9x9x10", n, seed=0)
+
+    The agent (an Agent or a name) is used as given: pass a fresh one to replay a run
+    that began with a fresh one. Boards and moves equal the run's because batch and
+    interactive play make the same moves from the same streams (the agent contract).
+    """
+    if isinstance(agent, str):
+        agent = make_agent(agent)
+    if not isinstance(agent, Agent):
+        raise ValueError(f"agent must be an Agent or a registered name, got {agent!r}")
+    level = Level.parse(level)
+    if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < MAX_GAMES:
+        raise ValueError(f"game must be an integer in [0, {MAX_GAMES - 1}] (the game's index in the run), got {game!r}")
+    deal_rng, agent_rng = run_streams(seed)
+    agent.rng = agent_rng
+    gs = new_game_state(level, flood)
+    out = np.zeros((min(int(game), chunk), N_RECORD + len(agent.extra_fields)), np.int64)
+    for lo in range(0, int(game), chunk):
+        n = min(int(game), lo + chunk) - lo
+        agent.play_batch(gs, n, deal_rng, out[:n])
+    return Game(level, seed=deal_rng, flood=flood), agent
 
 
 def _records_frame(out: np.ndarray, level: Level, agent: Agent, seed, seconds: float,

@@ -64,6 +64,9 @@ def test_plays_and_reads_published_numbers(installed):
               cwd=installed["scratch"], env=installed["env"])
     published, items = map(int, out.split())
     assert published > 50 and items > 40
+    out = run([str(installed["python"]), "-c", "from minelab.viewer import BoardGrid; "
+               "print(len(str(BoardGrid._esm)))"], cwd=installed["scratch"], env=installed["env"])
+    assert int(out) > 1000  # the board's script ships in the wheel
 
 
 def test_reproduces_a_notebook_into_the_scratch_directory(installed):

@@ -13,7 +13,7 @@ RANK = {
     "levels": 1, "render": 1,
     "engine": 2, "probability": 2.5, "optimal": 2.5,
     "agents": 3,
-    "runner": 4, "viewer": 4, "envs": 4, "playthrough": 4.5,
+    "runner": 4, "envs": 4, "playthrough": 4.5, "viewer": 4.5,
     "sweep": 5, "report": 5,
     "tasks": 5.5,
     "papers": 6, "studies": 6, "reproduce": 6,

@@ -7,10 +7,12 @@ from the same random stream.
 """
 from __future__ import annotations
 
+import copy
 import inspect
 import json
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -84,6 +86,18 @@ def behaviour_digests(names=None) -> dict[str, str]:
     return {name: table.get(name, "unpinned") for name in names}
 
 
+class CellValues(NamedTuple):
+    """What a learner knows about a position, one number per cell (`Agent.knowledge`):
+    the viewer draws it as an overlay, on a colour scale from `lo` to `hi`."""
+
+    values: np.ndarray  # float64 (rows, cols); NaN where the learner has no value
+    counts: "np.ndarray | None"  # int64 (rows, cols): the updates behind each value (N), or None
+    label: str  # what the numbers are, in one line ("Q of each target's most certain window")
+    lo: float  # the colour scale's ends
+    hi: float
+    high_means: str  # "mine": a high value says mine; "good": a high value is the move the learner prefers
+
+
 class Agent:
     """Base class of every agent. A family sets `name` and implements `_choose(game)`
     (interactive) and `play_batch(gs, n_games, deal_rng, out)` (its numba batch kernel),
@@ -133,6 +147,44 @@ class Agent:
         move = self.choose(game)
         game.apply(move)
         return [move]
+
+    # --- why, and what it knows (the viewer shows these) ------------------------------
+    def explain(self) -> str:
+        """Why the agent made its last interactive decision (`act` / `choose`), in one line,
+        from the agent's own reasoning; a family that cannot explain says so."""
+        why = getattr(self, "_why", None)
+        if why:
+            return why
+        if type(self)._explains:
+            return f"{self.name}: no decision yet"
+        return f"{self.name} does not explain its moves"
+
+    _explains = False  # True in a family whose act / choose record `self._why`
+
+    def knowledge(self, game: Game) -> "CellValues | None":
+        """What a learner knows about the position of `game` (a value per cell: a bandit's
+        most certain window value per target, a tabular learner's action values), or None
+        when the agent has nothing of the kind to show. Never reads the hidden mines."""
+        return None
+
+    def warm_up(self, level: "Level | str") -> None:
+        """Compile (or load from numba's cache) the kernels of interactive play on `level`,
+        and do any one-off work (a trained model's training): the agent plays a throwaway
+        game and its knowledge and random stream are left as they were (a learner plays
+        through a copy; any other agent has its stream put back). The viewer calls it in
+        the background when it is created."""
+        level = Level.parse(level)
+        rng = copy.deepcopy(self.rng)
+        twin = copy.deepcopy(self) if self.learns else self
+        game = Game(level, seed=0)
+        try:
+            for _ in range(4 * level.cells + 10):
+                if game.over:
+                    break
+                twin.act(game)
+        finally:
+            self.rng = rng
+            self._why = None
 
     def play_game(self, game: Game) -> Game:
         """Play `game` to its end with this agent, then let it learn."""

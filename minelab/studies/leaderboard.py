@@ -35,7 +35,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from .. import report
+from .. import paths, report
 from ..agents import list_agents, make_agent
 from ..agents.bandit import BanditAgent
 from ..agents.gardea import TrainedAgent
@@ -411,6 +411,38 @@ CITATIONS = {
                                "Minesweeper*, preprint, CEFET-RJ (2021), trained on 8x8 with 15 mines; its "
                                "program opens a zero for it, so its numbers sit under the opening rule",
 }
+
+
+def snapshot(level: str = "9x9x10", rule: str = "safe", profile: str = "quick", top: int | None = None) -> pd.DataFrame:
+    """The committed leaderboard (figures/leaderboard/leaderboard_win_rates[_paper].csv,
+    written by the last `minelab reproduce`) on one level and rule, best first: agent,
+    kind (minelab / published / cheat (ceiling)), games, win rate in % with its 95%
+    interval, training. Nothing is played: it reads what is committed.
+
+        >>> snapshot("8x8x10").columns.tolist()[:3]
+        ['agent', 'kind', 'games']
+    """
+    level = Level.parse(level)
+    if rule not in RULES:
+        raise ValueError(f"rule must be one of {', '.join(RULES)}; got {rule!r}")
+    suffix = {"quick": "", "paper": "_paper"}.get(profile)
+    if suffix is None:
+        raise ValueError(f"profile must be 'quick' or 'paper' (the committed leaderboards), got {profile!r}")
+    path = paths.figures_root() / PAPER / f"leaderboard_win_rates{suffix}.csv"
+    if not path.exists():
+        raise ValueError(f"no committed leaderboard at {path}: run `minelab reproduce --only leaderboard`")
+    table = pd.read_csv(path)
+    name = f"{level.rows}x{level.cols}x{level.mines}"
+    rows = table[(table["level"] == name) & (table["rule"] == rule) & (table["kind"] != "skipped")]
+    if rows.empty:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)} (the leaderboard's levels), got {name!r}")
+    rows = rows.sort_values("win_rate", ascending=False)
+    out = pd.DataFrame({
+        "agent": rows["agent"], "kind": rows["kind"], "games": rows["games"].astype("Int64"),
+        "win rate % (95% CI)": [_pct_ci(r) for r in rows.itertuples()],
+        "training": rows["training"].fillna(""),
+    }).reset_index(drop=True)
+    return out if top is None else out.head(int(top))
 
 
 def _pct(value, digits: int = 1) -> str:
