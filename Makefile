@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: reproduce smoke test lint playthroughs lab bench clean distclean venv
+.PHONY: reproduce smoke test lint playthroughs lab browser-test bench clean distclean venv
 
 # (Re)install when the venv is missing or pyproject.toml is newer than the stamp.
 $(STAMP): pyproject.toml setup.py
@@ -42,9 +42,17 @@ bench: $(STAMP)
 	$(BIN)/minelab bench samples
 	$(BIN)/minelab bench learned
 
+# JupyterLab on notebooks/, with this venv's interpreter as the notebooks' "python3" kernel
+# ("Python 3 (ipykernel)"), installed into the venv itself (not the user's kernels);
+# --allow-root only when run as root (JupyterLab refuses root otherwise).
 lab: $(STAMP)
-	$(BIN)/python -m ipykernel install --user --name minelab --display-name "Python (minelab)"
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/python -m ipykernel install --sys-prefix
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
+
+# The browser test alone (tests/test_browser.py, also part of `make test`): JupyterLab and
+# the tour notebook in headless Chromium; it skips, saying why, when no chromium is installed.
+browser-test: $(STAMP)
+	$(BIN)/python -m pytest -q tests/test_browser.py
 
 # Build products and caches only: figures/ and data/published/ are committed, .venv stays.
 clean:

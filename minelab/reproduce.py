@@ -48,7 +48,8 @@ def list_notebooks(notebooks_dir: str | os.PathLike | None = None) -> list[Path]
     folder = Path(notebooks_dir) if notebooks_dir is not None else paths.notebooks_dir()
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.glob("*.ipynb") if not p.name.startswith(("_", ".")) and p.name not in NOT_REPRODUCED)
+    return sorted(p for p in folder.glob("*.ipynb")
+                  if not p.name.startswith(("_", ".")) and p.name not in NOT_REPRODUCED)
 
 
 def _select(notebooks: list[Path], only) -> list[Path]:
