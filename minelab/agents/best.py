@@ -69,6 +69,7 @@ from ..probability import (
     step,
 )
 from .base import register
+from .why import at, num
 from .csp import (
     DC_ABORT,
     DC_ENDGAME,
@@ -834,9 +835,61 @@ class BestAgent(CSPAgent):
         return best_decide(gs, s, self.buffers(level.cells, level.mines), self.settings(level.rows, level.cols),
                            self.rng)
 
+    # --- why (explain) -----------------------------------------------------------------
+    def _explain_guess(self, gs, s, level, cell) -> str:
+        """Which step chose the guess (endgame search, forced 50/50, lookahead) and its numbers."""
+        x = self.buffers(level.cells, level.mines)
+        cfg = self.settings(level.rows, level.cols)
+        where, p = at(cell, level.cols), s.ws.prob[cell]
+        if s.decision[DC_ENDGAME]:
+            n_l, value = _endgame_value(gs, s, x, cfg)
+            return (f"endgame search over {n_l} layouts chose {where}: win probability {num(value)} "
+                    f"(p(mine) = {num(p)})")
+        said = "the endgame search ran out of budget; " if s.decision[DC_ABORT] else ""
+        if forced_fifty_fifty(gs, s) == cell:  # step 3 is a pure function of the solve: it decided iff it finds `cell`
+            return (f"{said}forced 50/50: {where} and its partner hold one mine that nothing revealed elsewhere "
+                    f"can tell apart (p(mine) = {num(p)}): guessed now")
+        return said + self._explain_lookahead(gs, s, x, cfg, cell, where)
+
+    def _explain_lookahead(self, gs, s, x, cfg, cell, where) -> str:
+        """Step 4: the candidates looked at one step ahead (x.candidates / x.ranked of the
+        decision) and the chosen cell's lookahead numbers (its `lookahead_score` again)."""
+        prob = s.ws.prob
+        m = int(np.count_nonzero((gs.shown < 0) & (s.known == 0) & (prob < 1.0)))
+        order = prob[x.candidates[x.ranked[:m]]]
+        p = prob[cell]
+        score, progress, certain, _ = lookahead_score(gs, s.known, x, cell, p, s.ws.stats[STAT_LOG_LAYOUTS],
+                                                      cfg.max_work)
+        said = f"guess {where}: p(mine) = {num(p)} (least {num(order[0])})"
+        if cfg.guess_rule == GUESS_PSEQ:
+            within = int(np.count_nonzero(order <= order[0] + cfg.margin))
+            looked = min(cfg.max_candidates, within)
+            ahead = f"a certain cell next with probability {num(progress)} (expected certain cells {num(certain)})"
+            if looked == 1:
+                return f"{said}; the only cell within {num(cfg.margin)} of the least; one step ahead it gives {ahead}"
+            return (f"{said}; of the {looked} cells looked at one step ahead ({within} within {num(cfg.margin)} of "
+                    f"the least, at most {cfg.max_candidates}), it gives the best chance of {ahead}")
+        return (f"{said}; its two-step score (survive this guess and the next, progress counting as survival), "
+                f"{num(score)}, is the best of the cells looked at one step ahead")
+
     def play_batch(self, gs, n_games, deal_rng, out):
         """Play n_games games on gs in one kernel call, records into out."""
         spec = gs.spec
         cells, mines = int(spec[SP_ROWS] * spec[SP_COLS]), int(spec[SP_MINES])
         best_batch(gs, n_games, deal_rng, self.rng, self.state(cells, mines), self.buffers(cells, mines),
                    self.settings(int(spec[SP_ROWS]), int(spec[SP_COLS])), out)
+
+
+def _endgame_value(gs, s, x, cfg) -> tuple[int, float]:
+    """(layouts, win probability) of the endgame search's move just made: its layouts
+    enumerated again and `endgame_move` run again on them (the same inputs: x's
+    scratch buffers get the same contents), for the explanation."""
+    view, known = gs.shown, s.known
+    free = np.flatnonzero((view < 0) & (known == 0))
+    n_u = len(free)
+    x.ucells[:n_u] = free
+    remaining = int(gs.spec[SP_MINES]) - int(np.count_nonzero((view < 0) & (known != 0)))
+    n_l = enumerate_layouts(view, known, remaining, gs.nbr, gs.nbr_count, x, n_u, cfg.endgame_layouts)
+    layout_outcomes(view, known, gs.nbr, gs.nbr_count, x, n_u, n_l)
+    _, value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget)
+    return int(n_l), float(value)

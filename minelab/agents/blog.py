@@ -97,6 +97,7 @@ from ..engine import (N_RECORD, SP_COLS, SP_ROWS, ST_DEALT, ST_STATUS, Move, beg
                       open_cell, random_covered_cell, record_game, uniform_below)
 from .base import Agent, cell_to_move, register
 from .saved import pickled, unpickled
+from .why import at, cell_values, count, num
 from .rl.table import SM_ROWS, StateArrays, StateTable, find_row, insert_row, table_room
 
 N_STATES = 10  # a neighbour's state: 0 covered (or flagged), 1 + v for a revealed number v
@@ -379,6 +380,7 @@ class ConditionalAgent(Agent):
 
     name = "conditional"
     learns = True
+    _explains = True
 
     def __init__(self, seed=None, *, radius: int = 1, features: str = "position", alpha: float = 1.0,
                  pick: str = "random-empty"):
@@ -402,7 +404,19 @@ class ConditionalAgent(Agent):
         near, tab = self.nb.memory(game.level.rows, game.level.cols)
         work = self.nb._game_work.get(game) or new_nb_work(game.level.cells, self.nb.positions)
         cell = nb_decide(game._gs.shown, near, tab, work, self.nb.pick_code, self.rng)
+        self._why = f"{self.name}: {nb_why(game._gs.shown, tab, work, cell, self.nb.pick, game.level.cols)}"
         return cell_to_move(REVEAL, cell, game.level)
+
+    def knowledge(self, game):
+        """P(mine | neighbours) of each covered cell by the Naive Bayes model learnt so far."""
+        near, tab = self.nb.memory(game.level.rows, game.level.cols)
+        view = game._gs.shown
+        work = NBWork(np.zeros((1, 1, N_STATES), np.int32), np.zeros(1, np.int32), np.zeros(view.shape[0]),
+                      np.zeros(view.shape[0], np.uint8))
+        nb_scores(view, near, tab, work)
+        values = np.where(view == COVERED, p_mine(work.score), np.nan)
+        label = f"{self.name}: Naive Bayes P(mine | neighbours), from {count(tab.obs.sum(), 'observation')}"
+        return cell_values(values, None, (game.level.rows, game.level.cols), label, 0.0, 1.0, "mine")
 
     def act(self, game):
         move = self.choose(game)
@@ -419,6 +433,26 @@ class ConditionalAgent(Agent):
         near, tab = self.nb.memory(rows, cols)
         nb_batch(gs, n_games, deal_rng, self.rng, near, tab, self.nb.batch_work(rows, cols), self.nb.pick_code,
                  self.nb.alpha, self.nb.pooled, out)
+
+
+def p_mine(score):
+    """P(mine | N) from nb_scores' log P(Empty | N) - log P(Mine | N) (+-inf: certain)."""
+    return 0.5 * (1.0 - np.tanh(np.asarray(score, np.float64) / 2.0))
+
+
+def nb_why(view, tab, work, cell, pick, cols) -> str:
+    """Why nb_decide chose `cell` (work.score: the decision's scores of the playable covered cells)."""
+    playable = (view == COVERED) & (work.exclude == 0)
+    scores = work.score[playable]
+    n_empty = int(np.count_nonzero(scores >= 0.0))
+    said = (f"{at(cell, cols)}: P(mine | neighbours) = {num(p_mine(work.score[cell]))} (Naive Bayes, "
+            f"{count(tab.obs.sum(), 'observation')})")
+    if pick == "random-empty" and n_empty:
+        return f"{said}, classified empty: uniformly at random among the {count(n_empty, 'cell')} classified empty"
+    ties = int(np.count_nonzero(scores == scores.max()))
+    said += "; no cell is classified empty" if pick == "random-empty" else ""
+    said += f"; the least of the {count(playable.sum(), 'covered cell')}"
+    return said + (f" (tied with {ties - 1} more, chosen at random)" if ties > 1 else "")
 
 
 # ====================================================================== semi-deterministic
@@ -541,6 +575,7 @@ class SemiDeterministicAgent(Agent):
 
     name = "semi-deterministic"
     extra_fields = ("guesses",)
+    _explains = True
 
     def __init__(self, seed=None, *, fallback: str = "random", avoid_mines: bool = False):
         super().__init__(seed)
@@ -581,9 +616,28 @@ class SemiDeterministicAgent(Agent):
 
     def _decide(self, gs, level, nbw):
         near, tab = self.nb.memory(level.rows, level.cols)
-        cell, _ = semi_decide(gs.shown, gs.nbr, gs.nbr_count, self._semi_work(level.cells), self._fb,
-                              self.avoid_mines, near, tab, nbw, self.nb.pick_code, self.rng)
+        w = self._semi_work(level.cells)
+        cell, guessed = semi_decide(gs.shown, gs.nbr, gs.nbr_count, w, self._fb, self.avoid_mines, near, tab, nbw,
+                                    self.nb.pick_code, self.rng)
+        self._why = f"{self.name}: {self._explain(gs.shown, w, tab, nbw, int(cell), guessed, level.cols)}"
         return cell_to_move(REVEAL, cell, level)
+
+    def _explain(self, view, w, tab, nbw, cell, guessed, cols) -> str:
+        """From the inference's sets (w.in_safe: S, w.mine: M) and the fallback's scores."""
+        covered = view == COVERED
+        mines = f"{count(np.count_nonzero(w.mine.astype(bool) & covered), 'inferred mine')}"
+        if not guessed:
+            size = int(w.in_safe.sum())
+            among = "the only safe cell inferred" if size == 1 else f"uniformly at random among the {size} inferred"
+            return (f"{at(cell, cols)} is inferred safe (next to a number with all its inferred mines around it): "
+                    f"{among} ({mines})")
+        said = f"no cell inferred safe ({mines}): fallback {self.fallback!r}"
+        if self.fallback == "conditional":
+            return f"{said}: {nb_why(view, tab, nbw, cell, self.nb.pick, cols)}"
+        pool = covered & (nbw.exclude == 0)
+        avoid = ", avoiding the inferred mines" if self.avoid_mines and pool.any() and not pool[covered].all() else ""
+        among = count(pool.sum() or covered.sum(), "cell")
+        return f"{said}: {at(cell, cols)}, uniformly at random among {among}{avoid}"
 
     def _choose(self, game):
         nbw = self.nb._game_work.get(game) or new_nb_work(game.level.cells, self.nb.positions)
@@ -884,6 +938,29 @@ def graph_decide(view, rows, cols, ga, cfg, work, rng):
     for t in range(count):
         work.marked[work.cand[t]] = 0
     return work.cand[uniform_below(rng, count)]
+
+
+@kernel
+def cell_best_values(view, rows, cols, ga, unseen, key, out):
+    """out[c] = the greatest value graph_decide gives cell c over the sub-grids holding it
+    (-inf for a cell in none, or revealed); reads the memo graph_decide just filled."""
+    for i in range(out.shape[0]):
+        out[i] = -np.inf
+    for r0 in range(rows - SUB + 1):
+        for c0 in range(cols - SUB + 1):
+            top = r0 * cols + c0
+            k = pack_window(view, cols, top)
+            if covered_in(k) == 0:
+                continue
+            key[0] = k
+            row = find_row(ga.tb, key)
+            for a in range(SUB * SUB):
+                if nibble(k, a) != 0:
+                    continue
+                value = unseen if row < 0 else ga.memo_q[row, a]
+                c = top + (a // SUB) * cols + a % SUB
+                if value > out[c]:
+                    out[c] = value
 
 
 @kernel
@@ -1226,6 +1303,7 @@ class GraphicalAgent(Agent):
 
     name = "graphical"
     learns = True
+    _explains = True
     extra_fields = ("states",)  # sub-grid states stored after each game
 
     def __init__(self, seed=None, *, depth: int = MAX_DEPTH, backup: str = "expectation", unseen: float = 0.0):
@@ -1267,7 +1345,42 @@ class GraphicalAgent(Agent):
         mem = self.memory(game.level.rows, game.level.cols)
         cell = graph_decide(game._gs.shown, game.level.rows, game.level.cols, mem.arrays(), self.config, work,
                             self.rng)
+        self._why = f"{self.name}: {self._explain(game, mem, int(cell))}"
         return cell_to_move(REVEAL, cell, game.level)
+
+    def _explain(self, game, mem, cell) -> str:
+        """The chosen cell's value, its best sub-grid and the counts behind it (the memo the
+        decision filled), and how many cells tie for the best value."""
+        view, rows, cols = game._gs.shown, game.level.rows, game.level.cols
+        where = at(cell, cols)
+        if rows < SUB or cols < SUB:
+            return f"{where}: no 3x3 sub-grid on this board: uniformly at random among the covered cells"
+        ga = mem.arrays()
+        key = np.zeros(1, np.uint64)
+        best = np.empty(view.shape[0])
+        cell_best_values(view, rows, cols, ga, self.unseen, key, best)
+        value = best[cell]
+        ties = int(np.count_nonzero(best == value))
+        r, c = cell // cols, cell % cols
+        for r0 in range(max(0, r - SUB + 1), min(r, rows - SUB) + 1):  # a sub-grid where the cell reaches its value
+            for c0 in range(max(0, c - SUB + 1), min(c, cols - SUB) + 1):
+                key[0] = pack_window(view, cols, r0 * cols + c0)
+                row, a = int(find_row(ga.tb, key)), (r - r0) * SUB + (c - c0)
+                if (self.unseen if row < 0 else ga.memo_q[row, a]) == value:
+                    break
+            else:
+                continue
+            break
+        if row < 0:
+            said = f"an action never tried (sub-grid state never seen), worth unseen = {num(self.unseen)}"
+        else:
+            n = int(ga.tb.visits[row, a])
+            said = (f"value {num(value)} in the sub-grid at {at(r0 * cols + c0, cols)}, from {count(n, 'try', 'tries')}"
+                    f" ({ga.n_fail[row, a]} on a mine, {ga.n_succ[row, a]} winning the sub-grid)")
+            if n == 0:
+                said = f"an action never tried in a known sub-grid state, worth unseen = {num(self.unseen)}"
+        said = f"{where}: {said}, the greatest over the sub-grids ({self.backup}, depth {self.depth})"
+        return said + (f"; tied with {count(ties - 1, 'more cell')}, chosen at random" if ties > 1 else "")
 
     def _choose(self, game):
         return self._decide(game, self._game_work.get(game) or new_graph_work(game.level.cells))

@@ -45,12 +45,14 @@ from ..probability import (
     DEFAULT_MAX_WORK,
     OK,
     STAT_FALLBACKS,
+    STAT_LOG_LAYOUTS,
     Workspace,
     new_workspace,
     solve_kernel,
     step,
 )
 from .base import Agent, cell_to_move, register
+from .why import at, count, layouts, num, opening_where
 
 TIE_TOLERANCE = 1e-9
 TIE_RANDOM = 0
@@ -286,6 +288,7 @@ class CSPAgent(Agent):
     name = "csp"
     tie_rule = TIE_RANDOM
     extra_fields = ("guesses", "fallbacks")
+    _explains = True
 
     def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, first_click="corner"):
         """max_work: search nodes per component before the local estimate; first_click:
@@ -331,7 +334,41 @@ class CSPAgent(Agent):
         k = self._decide(gs, s, game.level)
         if k < 0:
             raise ValueError("inconsistent position: the flags on the board contradict the numbers")
+        self._why = f"{self.name}: {self._explain_decision(gs, s, k, game.level)}"
         return [(int(s.moves[q, 0]), int(s.moves[q, 1])) for q in range(k)]
+
+    # --- why (explain) -----------------------------------------------------------------
+    def _explain_decision(self, gs, s, k, level) -> str:
+        """Why the decision just made (s.moves[:k], the solve in s.ws) was made."""
+        moves = s.moves[:k]
+        if not (gs.shown >= 0).any():
+            where = opening_where(self.first_click, int(moves[0, 1]), level.rows, level.cols)
+            return f"opening click at {where}"
+        if not s.decision[DC_GUESS]:
+            flags = int(np.count_nonzero(moves[:, 0] == FLAG))
+            said = f"{count(k - flags, 'certainly safe cell')} revealed"
+            if flags:
+                said += f", {count(flags, 'certain mine')} flagged"
+            return f"{said} (safe {layouts(s.ws.stats[STAT_LOG_LAYOUTS])})"
+        return self._explain_guess(gs, s, level, int(moves[0, 1]))
+
+    def _explain_guess(self, gs, s, level, cell) -> str:
+        """A guess by the tie rule: the least mine probability, how many cells tie for it."""
+        view, prob = gs.shown, s.ws.prob
+        open_ = (view < 0) & (s.known == 0)
+        tied = open_ & (prob <= prob[open_].min() + TIE_TOLERANCE)
+        n_tied = int(tied.sum())
+        said = f"guess {at(cell, level.cols)}: p(mine) = {num(prob[cell])}"
+        if n_tied == 1:
+            return f"{said}, the least of {count(open_.sum(), 'covered cell')} (no certain move)"
+        said += f", the least, tied among {n_tied} cells"
+        if self.tie_rule != TIE_FRONTIER:
+            return f"{said} (ties broken at random)"
+        closest = int(s.dist[tied].min())
+        kept = int(np.count_nonzero(tied & (s.dist == closest)))
+        if kept == 1:
+            return f"{said}; the only one closest to the revealed area (distance {closest})"
+        return f"{said}; {kept} of them closest to the revealed area (distance {closest}), chosen at random"
 
     def _decide(self, gs, s, level) -> int:
         """One decision's moves into s.moves (s.known: the flags); returns their count,

@@ -92,6 +92,7 @@ from ..engine import (
     uniform_below,
 )
 from .base import Agent, cell_to_move, register
+from .why import at, count, num
 
 DEFAULT_MAX_NODES = 200_000
 MAX_NODES_LIMIT = 1_000_000_000
@@ -853,6 +854,7 @@ class GardeaCSPAgent(Agent):
 
     name = "gardea-csp"
     extra_fields = ("fallbacks", "guesses", "crap_shoots")
+    _explains = True
 
     def __init__(self, seed=None, *, max_nodes: int = DEFAULT_MAX_NODES):
         super().__init__(seed)
@@ -881,9 +883,11 @@ class GardeaCSPAgent(Agent):
     def _choose(self, game):
         gs = game._gs
         ws = self._game_ws(game)
+        before = _before(gs.shown, ws)
         kind, cell = gardea_decide(gs.shown, gs.spec, gs.nbr, gs.nbr_count, ws, self.max_nodes, self.rng)
         if cell < 0:
             raise ValueError("no covered cell left to play (every covered cell is flagged)")
+        self._why = f"{self.name}: {_explain(gs, ws, before, int(kind), int(cell))}"
         return cell_to_move(int(kind), cell, game.level)
 
     def game_stats(self, game) -> dict:
@@ -896,3 +900,79 @@ class GardeaCSPAgent(Agent):
     def play_batch(self, gs, n_games, deal_rng, out):
         ws = self._work_for(int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS]))
         gardea_batch(gs, ws, self.max_nodes, n_games, deal_rng, self.rng, out)
+
+
+# ------------------------------------------------------------------ why (explain)
+def _before(view, ws) -> tuple[bool, int, int, int]:
+    """What the explanation needs from before a decision: whether a pending certain move is
+    still playable, and the guesses, crap shoots and fallbacks counted so far. Sets
+    meta[GM_NSETS] to -1: only `coupled_sets` writes it and nothing reads it, so after
+    the decision it says whether the CSP step ran."""
+    meta = ws.meta
+    head, length = int(meta[GM_QHEAD]), int(meta[GM_QLEN])
+    pending = bool((view[ws.queue_cell[head:length]] == COVERED).any())
+    meta[GM_NSETS] = -1
+    return pending, int(meta[GM_GUESSES]), int(meta[GM_CRAP]), int(meta[GM_FALLBACKS])
+
+
+def _explain(gs, ws, before, kind, cell) -> str:
+    """Why gardea_decide chose (kind, cell), from its work state (rules 1-5 of the module docstring)."""
+    pending, guesses, craps, fallbacks = before
+    cols = int(gs.spec[SP_COLS])
+    meta = ws.meta
+    move = f"{'flag' if kind == FLAG else 'probe'} {at(cell, cols)}"
+    queued = int(np.count_nonzero(gs.shown[ws.queue_cell[meta[GM_QHEAD]:meta[GM_QLEN]]] == COVERED))  # after the pop
+    later = f" ({queued} more queued)" if queued > 0 else ""
+    if pending:
+        return f"certain move in hand: {move}, {'a mine' if kind == FLAG else 'safe'} by an earlier deduction{later}"
+    if meta[GM_GUESSES] == guesses:
+        settled = ws.queue_kind[:meta[GM_QLEN]]
+        mines = int(np.count_nonzero(settled == FLAG))
+        how = "the equation strategy" if meta[GM_NSETS] < 0 else \
+            f"the CSP (all solutions of {count(meta[GM_NSETS], 'coupled set')})"
+        return (f"{how} settled {count(len(settled) - mines, 'safe cell')} and {count(mines, 'mine')}: "
+                f"{move}{later}")
+    note = " (a coupled set too large to enumerate was scored by local estimates)" \
+        if meta[GM_FALLBACKS] > fallbacks else ""
+    return _explain_guess(gs, ws, cell, meta[GM_CRAP] > craps) + note
+
+
+def _explain_guess(gs, ws, cell, crap) -> str:
+    """Rules 4 and 5: the crap shoot, the best frontier variable or an unconstrained cell."""
+    view, spec = gs.shown, gs.spec
+    rows, cols = int(spec[SP_ROWS]), int(spec[SP_COLS])
+    ns = int(ws.meta[GM_NSETS])
+    in_sets = ws.set_vars[:ws.set_var_start[ns]]
+    safe = ws.safe[in_sets]
+    where = at(cell, cols)
+    if crap:
+        s = int(ws.set_of[cell])
+        return (f"crap shoot: {where}, safe in {num(ws.safe[cell])} of the solutions of a coupled set that nothing "
+                f"outside it can resolve (every solution holds {ws.set_info[s, SI_KMIN]} mines)")
+    covered = int(np.count_nonzero(view == COVERED))
+    unconstrained = covered - len(in_sets)
+    mines_left = int(spec[SP_MINES]) - int(np.count_nonzero(view == FLAGGED))
+    p_free = None
+    if unconstrained > 0:
+        p_free = 1.0 - min(1.0, max(0.0, (mines_left - float((1.0 - safe).sum())) / unconstrained))
+    if ws.set_of[cell] >= 0:
+        ties = int(np.count_nonzero(safe == ws.safe[cell]))
+        said = f"guess {where}: safe in {num(ws.safe[cell])} of its coupled set's solutions, the best frontier cell"
+        said += f" (tied with {ties - 1} more, chosen at random)" if ties > 1 else ""
+        if p_free is not None:
+            said += f"; an unconstrained cell is estimated safe with {num(p_free)}, not more"
+        return said
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    rank = 2 - (r == 0) - (r == rows - 1) * (rows > 1) - (c == 0) - (c == cols - 1) * (cols > 1)  # 0 corner, 1 edge
+    rank = np.maximum(rank, 0)
+    free = (view == COVERED) & (ws.set_of < 0)
+    level = int(rank[cell])  # _pick_unconstrained takes the first class with a free cell: this one
+    kind = ("corner", "edge cell", "cell")[level]
+    pool = int(np.count_nonzero(free & (rank <= level)))
+    said = f"guess {where}: an unconstrained {kind}, at random among {pool}; off the frontier p(safe) is estimated "
+    said += f"{num(p_free)}"
+    if len(in_sets):
+        said += f", more than the best frontier cell's {num(safe.max())}"
+    else:
+        said += " (nothing constrains any cell yet)"
+    return said

@@ -14,6 +14,7 @@ import numpy as np
 from ..cells import COVERED, REVEAL
 from ..engine import SP_COLS, SP_ROWS, ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell, record_game
 from .base import Agent, cell_to_move, register
+from .why import at, cell_values, count, num
 from .saved import pickled, unpickled
 
 
@@ -67,6 +68,7 @@ class MarginalAgent(Agent):
 
     name = "marginal"
     learns = True
+    _explains = True
 
     def __init__(self, seed=None):
         super().__init__(seed)
@@ -92,7 +94,31 @@ class MarginalAgent(Agent):
     def _choose(self, game):
         seen, games = self.memory(game.level.rows, game.level.cols)
         cell = marginal_decide(game._gs.shown, seen, games[0], self.rng)
+        self._why = f"{self.name}: {self._explain(game._gs.shown, seen, int(games[0]), cell, game.level.cols)}"
         return cell_to_move(REVEAL, cell, game.level)
+
+    @staticmethod
+    def _explain(view, seen, games, cell, cols) -> str:
+        where = at(cell, cols)
+        covered = view == COVERED
+        if games == 0:
+            return f"{where}: no past game, every cell alike: uniformly at random among {count(covered.sum(), 'cell')}"
+        p_empty = 1.0 - seen[covered] / games  # as marginal_decide computes it
+        ties = int(np.count_nonzero(p_empty == p_empty.max()))
+        said = (f"{where}: a mine there in {seen[cell]} of {count(games, 'past game')} (p(mine) = "
+                f"{num(seen[cell] / games)}), the least among {count(covered.sum(), 'covered cell')}")
+        return said + (f", tied with {ties - 1} more, chosen at random" if ties > 1 else "")
+
+    def knowledge(self, game):
+        """The share of past games (on this board shape) with a mine under each covered cell."""
+        seen, games = self.memory(game.level.rows, game.level.cols)
+        g = int(games[0])
+        covered = game._gs.shown == COVERED
+        values = np.where(covered & (g > 0), seen / max(g, 1), np.nan)
+        label = (f"share of the {count(g, 'past game')} with a mine under each cell" if g
+                 else "no past game on this board shape")
+        return cell_values(values, np.where(covered, g, 0), (game.level.rows, game.level.cols), label, 0.0, 1.0,
+                           "mine")
 
     def game_over(self, game):
         seen, games = self.memory(game.level.rows, game.level.cols)

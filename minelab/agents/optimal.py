@@ -21,6 +21,8 @@ solver, not the loop).
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ..cells import FLAGGED, REVEAL, RULE_NAMES, UNFLAG
@@ -39,6 +41,7 @@ from ..engine import (
 from ..levels import Level
 from .base import Agent, cell_to_move, register
 from .csp import check_first_click
+from .why import LazyWhy, at, layouts, num
 
 
 def _exact():
@@ -50,12 +53,13 @@ def _exact():
 
 
 @register
-class OptimalAgent(Agent):
+class OptimalAgent(LazyWhy, Agent):
     """Exact optimal play (small boards only): certain cells first, else the cell of
     greatest exact win probability (ties: lowest index)."""
 
     name = "optimal"
     extra_fields = ("guesses",)
+    _explains = True
 
     def __init__(self, seed=None, first_click="corner"):
         """first_click: "corner" (default), "best" or (row, col). `seed` is accepted
@@ -85,9 +89,33 @@ class OptimalAgent(Agent):
     # --- interactive -----------------------------------------------------------------
     def _choose(self, game):
         """The next move; a flagged cell it wants to reveal is unflagged first."""
-        cell, _ = self.decide(game.level, game._gs.shown)
+        cell, guess = self.decide(game.level, game._gs.shown)
         kind = UNFLAG if game._gs.shown[cell] == FLAGGED else REVEAL
+        level, shown = game.level, game._gs.shown.copy()
+        self._why = partial(self._explain, level, shown, cell, guess, kind)  # exact values: on demand (LazyWhy)
         return cell_to_move(kind, cell, game.level)
+
+    def _explain(self, level: Level, shown: np.ndarray, cell: int, guess: bool, kind: int) -> str:
+        """Why `cell` at the view `shown`: its exact win probability from the solver's memo
+        (the decision's search filled it), over the belief of the view."""
+        return f"{self.name}: {self._reason(level, shown, cell, guess, kind)}"
+
+    def _reason(self, level: Level, shown: np.ndarray, cell: int, guess: bool, kind: int) -> str:
+        exact = _exact()
+        where = at(cell, level.cols) + (" (unflagged first)" if kind == UNFLAG else "")
+        v = exact._read_view(level, shown)
+        if v.rev == 0:
+            if self.first_click != "best":
+                return f"opening click at {'the corner ' if self.first_click == 'corner' else ''}{where}"
+            value = exact.first_click_values(level, "best")[divmod(cell, level.cols)]
+            return f"opening click at {where}: the first cell of greatest exact win probability, {num(value)}"
+        solver = exact._solver(level)
+        lay = exact._belief(level, solver, v)
+        if not guess:
+            return f"{where} is certainly safe: safe {layouts(np.log(len(lay)))} (the lowest-index safe cell)"
+        won = solver.click(lay, cell, v.rev, v.num)
+        return (f"guess {where}: exact win probability {won}/{len(lay)} = {num(won / len(lay))} under optimal play, "
+                f"the greatest of the covered cells (lowest index among ties)")
 
     # --- batch ---------------------------------------------------------------------
     def play_batch(self, gs, n_games, deal_rng, out):

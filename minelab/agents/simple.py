@@ -8,12 +8,15 @@ looks up with probability `lookup`, otherwise reveals a uniformly random covered
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from ..cells import REVEAL
 from ..engine import (ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell, random_covered_cell,
                       record_game)
 from .base import Agent, cell_to_move, register
+from .why import at, count, covered_cells, num
 
 
 # ------------------------------------------------------------------------ random
@@ -41,9 +44,12 @@ class RandomAgent(Agent):
     """Reveals a uniformly random covered cell; never flags."""
 
     name = "random"
+    _explains = True
 
     def _choose(self, game):
+        n = covered_cells(game._gs.shown)
         cell = random_decide(game._gs.shown, self.rng)
+        self._why = f"{self.name}: {at(cell, game.level.cols)}, uniformly at random among {count(n, 'covered cell')}"
         return cell_to_move(REVEAL, cell, game.level)
 
     def play_batch(self, gs, n_games, deal_rng, out):
@@ -97,6 +103,7 @@ class OracleAgent(Agent):
 
     name = "oracle"
     cheat = True
+    _explains = True
 
     def __init__(self, seed=None, *, lookup: float = 1.0):
         super().__init__(seed)
@@ -111,7 +118,19 @@ class OracleAgent(Agent):
     def _choose(self, game):
         gs = game._gs
         start = 0 if self.lookup == 1.0 else self._start(game)
-        cell = oracle_step(gs.shown, gs.mine, gs.counters[ST_DEALT], start, self.lookup, self.rng)
+        looks = self.lookup == 1.0 or copy.deepcopy(self.rng).random() < self.lookup  # oracle_step's own draw
+        n = covered_cells(gs.shown)
+        dealt = gs.counters[ST_DEALT]
+        cell = oracle_step(gs.shown, gs.mine, dealt, start, self.lookup, self.rng)
+        where = at(cell, game.level.cols)
+        if not looks:
+            why = f"{where}: no look-up this time (lookup = {num(self.lookup)}): uniformly at random among {n} cells"
+        elif not dealt:
+            why = f"{where}: the first covered cell in scan order (the mines are not dealt yet)"
+        else:
+            scan = "the first in scan order" + (f" from {at(start, game.level.cols)}" if start else "")
+            why = f"CHEAT: {where} is a safe cell known from the hidden layout ({scan})"
+        self._why = f"{self.name}: {why}"
         return cell_to_move(REVEAL, cell, game.level)
 
     @staticmethod

@@ -64,6 +64,7 @@ from .base import register
 from .csp import (DC_GUESS, TIE_FRONTIER, TIE_RANDOM, TIE_TOLERANCE, CSPAgent, SolverState, apply_decision,
                   least_probable, new_solver_state, opening_or_certain)
 from .rl.table import FREE, SM_ROWS, StateTable, find_row, insert_row, pack_view
+from .why import at, num
 
 CAND_ALL = 0  # uct: every covered cell not certainly a mine
 CAND_LEAST = 1  # oh: the cells of least mine probability (the set E)
@@ -348,6 +349,25 @@ class TreeSearchAgent(CSPAgent):
         """One decision by the search kernel (csp's `decision` calls it)."""
         sim_s, table, work = self.search_state(level.cells, level.mines)
         return tree_decide(gs, s, sim_s, table.arrays(), self.config(level.rows, level.cols), work, self.rng)
+
+    def _explain_guess(self, gs, s, level, cell) -> str:
+        """A searched guess: the root's statistics of the chosen cell (the tree is kept until
+        the next decision clears it)."""
+        _, table, _ = self.search_state(level.cells, level.mines)
+        cand = np.zeros(level.cells, np.int64)
+        nc = candidates(gs.shown, s.ws.prob, s.ws.certain, s.known, self.candidate_rule, cand)
+        what = "cells of least p(mine)" if self.candidate_rule == CAND_LEAST else "covered cells not certainly mines"
+        said = f"guess {at(cell, level.cols)}"
+        if nc == 1:
+            return f"{said}: the only candidate ({what}), no search; p(mine) = {num(s.ws.prob[cell])}"
+        key = np.zeros(table.words, np.uint64)
+        pack_view(gs.shown, key)
+        row = find_row(table.arrays(), key)
+        visits = table.visits[row, cand[:nc]]
+        reward = "win rate" if self.reward == "win" else "share of safe cells revealed"
+        return (f"{said}: best mean {reward} {num(table.q[row, cell])} over {table.visits[row, cell]} of the root's "
+                f"{int(visits.sum())} simulations, among {nc} candidates ({what}); "
+                f"p(mine) = {num(s.ws.prob[cell])}")
 
     def play_batch(self, gs, n_games, deal_rng, out):
         """Play n_games games on gs in one kernel call, records into out."""

@@ -29,6 +29,7 @@ from .config import (
 from .keys import SA_MAX_CELLS
 from .play import bandit_batch, bandit_step
 from .table import INSERTS_PER_CELL, TM_T, KeyTable
+from .why import before_step, explain_step, knowledge_of
 
 
 def _check_choice(field, value, allowed):
@@ -53,6 +54,7 @@ class BanditAgent(Agent):
 
     name = "mab"
     learns = True
+    _explains = True
     extra_fields = ("actions", "perfect")
     mode = MODE_WINDOW
     policy = "greedy"
@@ -168,7 +170,9 @@ class BanditAgent(Agent):
             self._game_work[game] = new_bandit_work(game.level.rows, game.level.cols)
         ws = self._game_work[game]
         self.keys.reserve(INSERTS_PER_CELL * game.level.cells)
+        before = before_step(self, game, ws)
         bandit_step(game._gs, ws, self.keys.arrays(), self.cfg, game._rng, self.rng, 0)
+        self._why = f"{self.name}: {explain_step(self, game, ws, before)}"
         moves = []
         for kind, cell in ws.moves[: ws.counters[WC_NMOVES]]:
             moves.append(Move(int(kind), int(cell) // game.level.cols, int(cell) % game.level.cols))
@@ -181,7 +185,17 @@ class BanditAgent(Agent):
         twin_game = copy.deepcopy(game)
         twin = self.copy()
         twin.rng = copy.deepcopy(self.rng)
-        return twin.act(twin_game)[0]
+        move = twin.act(twin_game)[0]
+        self._why = twin._why
+        return move
+
+    def knowledge(self, game):
+        """Q (and N) of each covered tile's most certain action on the game's current view:
+        what the greedy policy ranks the tiles by (computed from the view and the key table;
+        the caches are not touched)."""
+        if self.mode == MODE_STATE_ACTION and game.level.cells > SA_MAX_CELLS:
+            return None
+        return knowledge_of(self, game)
 
     step = act  # the name the tests and notebooks use for one decision
 

@@ -56,6 +56,7 @@ from ...cells import COVERED
 from ...engine import (SP_COLS, SP_ROWS, ST_DEALT, ST_STATUS, _tables, begin_game, deal_first_click, kernel,
                        open_cell, random_covered_cell, record_game, uniform_below)
 from ..base import register
+from ..why import at, count, num
 from .samples import (FEATURE_CODES, PERIMETER_PROB, any_revealed, board_states, check_perimeter_prob, check_radius,
                       generate, move_accuracy, n_features, negative_share, perimeter_mask, window_features)
 from .trained import TrainedAgent
@@ -258,6 +259,7 @@ class LocalClassifierAgent(TrainedAgent):
     """Base of the local classifiers (see the module docstring); a family sets `_estimator`."""
 
     transfers = True  # local windows mean the same on any board
+    _explains = True
     _DEFAULTS = {"radius": 1, "encoding": "integer", "perimeter_prob": PERIMETER_PROB, "class_weight": "balanced",
                  "C": 1.0, "first_click": "corner"}
 
@@ -364,6 +366,33 @@ class LocalClassifierAgent(TrainedAgent):
             raise ValueError("the model's radius / encoding differ from the agent's parameters")
         return local_model(model)
 
+    def _explain(self, model, game, cell) -> str:
+        """The classifier's score of the chosen cell among the perimeter's (scored again by
+        `local_score` over the perimeter the decision marked)."""
+        view, rows, cols = game._gs.shown, game.level.rows, game.level.cols
+        if not (view >= 0).any():
+            return opening_why(self.first_click, view, cell, cols)
+        m = self._kernel_model(model)
+        s = self.scratch(rows * cols)
+        perim = np.flatnonzero(s.perim)
+        feat, x = np.zeros_like(s.feat), np.zeros_like(s.x)
+        scores = np.empty(len(perim))
+        for t, i in enumerate(perim):
+            window_features(view, rows, cols, i, m.radius, feat)
+            scores[t] = local_score(m, feat, x)
+        best = scores.max() if len(perim) else -np.inf
+        if best <= 0.0:
+            said = f"no perimeter cell is classified safe (best score {num(best)})" if len(perim) else "no perimeter"
+            return f"{said}: {off_perimeter_why(view, s.perim, cell, cols)}"
+        score = scores[perim == cell][0]
+        safe = int(np.count_nonzero(scores > 0))
+        said = f"reveal {at(cell, cols)}: classified safe, score {num(score)}"
+        if self.name == "gardea-logreg":
+            said += f" (P(certainly safe) = {num(1.0 / (1.0 + np.exp(-score)))})"
+        ties = int(np.count_nonzero(scores == best))
+        said += f", the highest of the {count(len(perim), 'perimeter cell')} ({safe} classified safe)"
+        return said + (f"; tied with {ties - 1} more, chosen at random" if ties > 1 else "")
+
     def _decide_board(self, model, view, rows, cols, rng) -> int:
         nbr, nbr_count = _tables(rows, cols)
         return int(local_decide(self._kernel_model(model), view, rows, cols, nbr, nbr_count, self._first(),
@@ -426,6 +455,21 @@ class SVMAgent(LocalClassifierAgent):
                 "intercept": np.array(float(est.intercept_[0])),
                 "support": np.asarray(est.support_vectors_, np.float64),
                 "dual": np.asarray(est.dual_coef_, np.float64)[0]}
+
+
+def opening_why(first_click: str, view, cell: int, cols: int) -> str:
+    """Algorithm 1's first click (nothing revealed: no perimeter)."""
+    if first_click == "corner":
+        return f"opening click at the corner {at(cell, cols)} (nothing revealed: no perimeter)"
+    return f"opening click {at(cell, cols)}, uniformly at random among {count((view == COVERED).sum(), 'cell')}"
+
+
+def off_perimeter_why(view, perim, cell: int, cols: int) -> str:
+    """Algorithm 1's "no reasonable move": a uniformly random covered cell off the perimeter."""
+    off = int(np.count_nonzero((view == COVERED) & (perim == 0)))
+    if off == 0:
+        return f"reveal {at(cell, cols)}, uniformly at random among the covered cells (none is off the perimeter)"
+    return f"reveal {at(cell, cols)}, uniformly at random among the {count(off, 'covered cell')} off the perimeter"
 
 
 def _gamma(gamma) -> float:

@@ -62,6 +62,7 @@ from ...engine import (N_RECORD, SP_COLS, SP_ROWS, ST_CLICKS, ST_DEALT, ST_STATU
 from ...levels import Level
 from ..base import register
 from ..csp import check_first_click, first_cell_index
+from ..why import at, cell_values, count, num, opening_where, value_range
 from ..rl.common import check_rate
 from ..rl.table import (FREE, SM_MASK, SM_ROWS, SM_SHIFT, N_STATE_META, StateArrays, StateTable, _grown, _rehash,
                         find_row, insert_row, key_words, pack_view, table_room)
@@ -355,6 +356,7 @@ class GardeaQAgent(TrainedAgent):
 
     name = "gardea-q"
     extra_fields = ("unseen_moves", "off_frontier_moves")
+    _explains = True
 
     def __init__(self, seed=None, *, algorithm: int = 3, eta: float = DEFAULT_ETA, first_click="corner",
                  unseen: str = "frontier", empty_array: str = "off-frontier", train_level=None, train_size=None,
@@ -469,6 +471,63 @@ class GardeaQAgent(TrainedAgent):
         """n(s): how often training acted from the state `view` (0: never seen)."""
         row, _ = self._row(view)
         return 0 if row < 0 else int(self.model()["visits"][row])
+
+    # --- why (explain) and knowledge -----------------------------------------------
+    def _explain(self, model, game, cell) -> str:
+        """The branch of q_decide that chose (work.how) and the values it read (work.mark:
+        the frontier it marked; the state's row in the frozen table)."""
+        rows, cols = game.level.rows, game.level.cols
+        view = game._gs.shown
+        work = self.work(rows * cols)
+        how, mark = int(work.how[0]), work.mark
+        where = at(cell, cols)
+        frontier = int(np.count_nonzero(mark == M_FRONT))
+        if how == HOW_FIRST:
+            return f"first probe at {opening_where(self.first_click, cell, rows, cols)}"
+        if how == HOW_OTHER:
+            return f"{where}: no frontier on a started board (only flags there), a random covered cell"
+        if how == HOW_UNSEEN:
+            pool = count(frontier, "frontier cell") if self.unseen == "frontier" else \
+                count((view == COVERED).sum(), "covered cell")
+            return f"{where}: a state training never saw: uniformly at random among {pool}"
+        key = np.zeros(key_words(rows * cols), np.uint64)
+        pack_view(view, key)
+        row = int(find_row(self.table(), key))
+        values, seen = model["values"][row], int(model["visits"][row])
+        name = "P" if self.algorithm == 3 else "Q"
+        if how == HOW_OFF:
+            off = int(np.count_nonzero((mark == M_OFF) & (view == COVERED)))
+            return (f"{where}: no frontier cell has a positive {name} in this state (seen {count(seen, 'time')} in "
+                    f"training): uniformly at random among the {count(off, 'covered cell')} off the frontier")
+        best = values[mark == M_FRONT].max()
+        ties = int(np.count_nonzero((mark == M_FRONT) & (values == best)))
+        said = f"{where}: of the {count(frontier, 'frontier cell')}, the highest {name} = {num(best)}"
+        said += f" (tied with {ties - 1} more, chosen at random)" if ties > 1 else ""
+        if self.algorithm == 3:
+            said += f": safe in {num(best)} of the {count(seen, 'training visit')} of this state"
+        return said
+
+    def knowledge(self, game):
+        """The trained values of the state the game shows (P: Algorithm 3's counts of training
+        visits where the cell was a safe frontier cell; Q: Algorithm 2's), on its covered
+        cells; NaN when training never saw the state. counts: the state's training visits."""
+        rows, cols = game.level.rows, game.level.cols
+        view = game._gs.shown
+        covered = view == COVERED
+        if self.trained_shape != (rows, cols):
+            return None
+        key = np.zeros(key_words(rows * cols), np.uint64)
+        pack_view(view, key)
+        row = int(find_row(self.table(), key))
+        name = "P(s, a), safe-frontier counts" if self.algorithm == 3 else "Q(s, a)"
+        if row < 0:
+            values, seen, label = np.full(rows * cols, np.nan), 0, f"{self.name}: {name}: state never seen in training"
+        else:
+            seen = int(self.model()["visits"][row])
+            values = np.where(covered, self.model()["values"][row], np.nan)
+            label = f"{self.name}: {name} of this state (seen {count(seen, 'time')} in training)"
+        lo, hi = value_range(values, default=(0.0, 1.0))
+        return cell_values(values, np.where(covered, seen, 0), (rows, cols), label, min(lo, 0.0), hi, "good")
 
     # --- play --------------------------------------------------------------------
     def _play(self, model, gs, n_games, deal_rng, out):

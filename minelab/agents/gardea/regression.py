@@ -50,7 +50,9 @@ import numpy as np
 from ...engine import (SP_COLS, SP_ROWS, ST_DEALT, ST_STATUS, _tables, begin_game, deal_first_click, kernel, open_cell,
                        record_game)
 from ..base import register
-from .classifiers import ENCODINGS, ENC_INTEGER, FIRST_CLICKS, _choice, off_perimeter_cell, one_thread, opening_cell
+from ..why import at, count, num
+from .classifiers import (ENCODINGS, ENC_INTEGER, FIRST_CLICKS, _choice, off_perimeter_cell, off_perimeter_why,
+                          one_thread, opening_cell, opening_why)
 from .samples import (COVERED_CODE, PERIMETER_PROB, any_revealed, board_states, check_perimeter_prob, move_accuracy,
                       perimeter_mask)
 from .trained import TrainedAgent
@@ -236,6 +238,7 @@ class KRRAgent(TrainedAgent):
 
     name = "gardea-krr"
     transfers = False  # whole-board features: one board shape
+    _explains = True
     _DEFAULTS = {"encoding": "integer", "perimeter_prob": PERIMETER_PROB, "cv_folds": 3, "first_click": "corner"}
 
     def __init__(self, seed=None, *, encoding: str = "integer", perimeter_prob: float = PERIMETER_PROB,
@@ -308,6 +311,26 @@ class KRRAgent(TrainedAgent):
     def _play(self, model, gs, n_games, deal_rng, out):
         cells = int(gs.spec[SP_ROWS] * gs.spec[SP_COLS])
         krr_batch(gs, n_games, deal_rng, self.rng, krr_model(model), self._first(), self.scratch(model, cells), out)
+
+    def _explain(self, model, game, cell) -> str:
+        """The regression's mine probability of the chosen cell among the perimeter's (from
+        the kernel row k(x, X_train) the decision left in the scratch)."""
+        view, cols = game._gs.shown, game.level.cols
+        if not (view >= 0).any():
+            return opening_why(self.first_click, view, cell, cols)
+        m = krr_model(model)
+        s = self.scratch(model, game.level.cells)
+        perim = np.flatnonzero(s.perim)
+        probs = np.array([predict_cell(m, s.k, j) for j in perim])
+        low = probs.min() if len(perim) else np.inf
+        if low >= 0.5:
+            said = f"every perimeter cell is predicted p(mine) >= 0.5 (lowest {num(low)})" if len(perim) \
+                else "no perimeter"
+            return f"{said}: {off_perimeter_why(view, s.perim, cell, cols)}"
+        ties = int(np.count_nonzero(probs == low))
+        said = (f"reveal {at(cell, cols)}: predicted p(mine) = {num(probs[perim == cell][0])}, the lowest of the "
+                f"{count(len(perim), 'perimeter cell')}")
+        return said + (f"; tied with {ties - 1} more, chosen at random" if ties > 1 else "")
 
     def _decide(self, model, view, rng) -> int:
         rows, cols = self.trained_shape

@@ -139,7 +139,14 @@ class TrainedAgent(Agent):
         rows, cols = game.level.rows, game.level.cols
         model = self.check_board(rows, cols)
         cell = int(self._decide_board(model, game._gs.shown, rows, cols, self.rng))
+        why = self._explain(model, game, cell)
+        self._why = f"{self.name}: {why}" if why else None
         return Move(REVEAL, cell // game.level.cols, cell % game.level.cols)
+
+    def _explain(self, model, game, cell: int) -> str | None:
+        """Why the decision just made on `game` chose `cell` (from the decision's scratch);
+        None in a family that does not explain (one that does sets `_explains = True`)."""
+        return None
 
     def choose_cell(self, view, rng=None) -> int:
         """The cell (flat index) this model plays on `view` (rows x cols, minelab codes):

@@ -26,7 +26,10 @@ P_ROW, P_ACTION = 0, 1  # pending decision of a game in progress: its state's ro
 
 
 class RLAgent(Agent):
-    """Base of the RL families (see the module docstring)."""
+    """Base of the RL families (see the module docstring). Their explanations (`explain`)
+    come from two hooks around the step: `_why_before(game, work, rng)` and
+    `_why_after(game, work, rng, before, cell)`, rng a copy of the agent's stream taken
+    before the step (minelab.agents.rl.why)."""
 
     learns = True
     extra_fields = ("states",)  # states stored after each game (0 for linear Q, which stores none)
@@ -83,6 +86,8 @@ class RLAgent(Agent):
         twin.games = self.games.copy()
         twin._work = {}
         twin._game_work = weakref.WeakKeyDictionary()
+        twin._chosen = weakref.WeakKeyDictionary()
+        twin._why = None
         return twin
 
     def copy(self) -> "RLAgent":
@@ -116,7 +121,12 @@ class RLAgent(Agent):
         if game not in self._game_work:
             self._game_work[game] = self._new_work(game.level.cells)
         self._make_room()
-        cell = int(self._step(game._gs, self._game_work[game], game._rng))
+        work = self._game_work[game]
+        rng = self._stream_copy()  # replays the step's draws, to explain them; the agent's stream is not touched
+        before = self._why_before(game, work, rng)
+        cell = int(self._step(game._gs, work, game._rng))
+        why = self._why_after(game, work, rng, before, cell)
+        self._why = f"{self.name}: {why}" if why else None
         move = Move(REVEAL, cell // game.level.cols, cell % game.level.cols)
         game.moves.append(move)
         return [move]
@@ -125,4 +135,27 @@ class RLAgent(Agent):
         self._bind(game.level.rows, game.level.cols)
         work = self._game_work.get(game) or self._new_work(game.level.cells)
         cell = int(self._peek(game, work))
+        why = self._why_peek(game, work, cell)
+        self._why = f"{self.name}: {why}" if why else None
         return Move(REVEAL, cell // game.level.cols, cell % game.level.cols)
+
+    # --- why (explain) ---------------------------------------------------------------
+    @property
+    def _chosen_by_game(self) -> weakref.WeakKeyDictionary:
+        """{game: rl.why.Choice} how the action each game reveals next was chosen."""
+        if getattr(self, "_chosen", None) is None:
+            self._chosen = weakref.WeakKeyDictionary()
+        return self._chosen
+
+    def _why_before(self, game, work, rng):
+        """What the explanation needs from before the step (rng: a copy of the agent's stream)."""
+        return None
+
+    def _why_after(self, game, work, rng, before, cell) -> str | None:
+        """The explanation of the step that revealed `cell` (None: the family does not explain;
+        one that does sets `_explains = True`)."""
+        return None
+
+    def _why_peek(self, game, work, cell) -> str | None:
+        """The explanation of the cell `choose` returns (nothing is played)."""
+        return None

@@ -26,6 +26,7 @@ from ...engine import (ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel
 from ..base import register
 from .agent import P_ACTION, RLAgent
 from .common import check_rate, epsilon_at, epsilon_greedy, game_reward, max_covered
+from .why import choose_like, covered_values, describe
 
 CELL_VALUES = 11  # L: covered, mine, 0..8
 
@@ -111,6 +112,7 @@ class LinearQAgent(RLAgent):
 
     name = "linear-q"
     extra_fields = ()
+    _explains = True
 
     def __init__(self, seed=None, *, alpha: float = 0.01, gamma: float = 0.9, random_games: int = 500_000,
                  epsilon_min: float = 0.01, epsilon_decay: float = 1e-5, epsilon: float | None = None,
@@ -139,6 +141,42 @@ class LinearQAgent(RLAgent):
 
     def _batch(self, gs, work, n_games, deal_rng, out):
         return linear_batch(gs, *self._args(), work, self.games, n_games, deal_rng, self.rng, out)
+
+    # --- why (explain) and knowledge ---------------------------------------------------
+    def _values_now(self, view) -> np.ndarray:
+        """Q(s, .) of the view (flat), as linear_step computes it (covered cells; 0 elsewhere)."""
+        q = np.zeros(view.shape[0])
+        action_values(self.W, self.B, view, np.zeros(view.shape[0], np.int64), q)
+        return q
+
+    def _why_before(self, game, work, rng):
+        """How the cell the step reveals was chosen (replayed here when the step chooses it)."""
+        if work.pending[P_ACTION] >= 0:
+            return self._chosen_by_game.get(game)
+        view = game._gs.shown
+        return choose_like(self._values_now(view), view, self.explore, int(self.games[0]), rng)
+
+    def _why_after(self, game, work, rng, before, cell) -> str:
+        said = describe(before, cell, game.level.cols, self.explore.random_games)
+        if game.over:
+            self._chosen_by_game.pop(game, None)
+        else:  # work.q is Q(s', .) as the step chose a' over it (the update changed row a only: a is revealed)
+            self._chosen_by_game[game] = choose_like(work.q.copy(), game._gs.shown, self.explore,
+                                                     int(self.games[0]), rng)
+        return said
+
+    def _why_peek(self, game, work, cell) -> str:
+        return describe(self._why_before(game, work, self._stream_copy()), cell, game.level.cols,
+                        self.explore.random_games)
+
+    def knowledge(self, game):
+        """Q(s, a) = W f(s) + B of the position, on its covered cells."""
+        shape = (game.level.rows, game.level.cols)
+        view = game._gs.shown
+        if self.W is None or self._shape != shape:
+            return covered_values(None, view, shape, f"{self.name}: no weights for {shape[0]}x{shape[1]} boards")
+        return covered_values(self._values_now(view), view, shape,
+                              f"{self.name}: Q(s, a) = W f(s) + B, one value per covered cell")
 
     def _peek(self, game, work):
         twin_work = LinearWork(*(a.copy() for a in work))

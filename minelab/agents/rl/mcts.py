@@ -42,6 +42,8 @@ from ..base import register
 from .agent import RLAgent
 from .common import argmax_covered, check_count, check_rate, game_reward
 from .table import SM_ROWS, StateTable, find_row, insert_row, key_words, pack_view, table_room
+from .why import covered_values
+from ..why import at, count, num
 
 
 class MctsConfig(NamedTuple):
@@ -195,6 +197,7 @@ class MctsAgent(RLAgent):
     program (simulations replay the true layout)."""
 
     name = "mcts"
+    _explains = True
 
     def __init__(self, seed=None, *, simulations: int = 1, c: float = 100.0, gamma: float = 0.9,
                  leaky: bool = False, learning: bool = True):
@@ -257,7 +260,53 @@ class MctsAgent(RLAgent):
     def _peek(self, game, work):
         twin = self.copy()  # simulations write the table: the dry run plays on a copy (stream included)
         gs = game._gs
-        return mcts_decide(gs, twin.table.arrays(), twin.config, work, twin._workspace(gs), twin.rng)
+        cell = mcts_decide(gs, twin.table.arrays(), twin.config, work, twin._workspace(gs), twin.rng)
+        self._peek_table = twin.table  # what the dry run's simulations left, for _why_peek
+        return cell
+
+    # --- why (explain) and knowledge ---------------------------------------------------
+    def _row_of(self, table, view) -> int:
+        key = np.zeros(table.words, np.uint64)
+        pack_view(view, key)
+        return int(find_row(table.arrays(), key))
+
+    def _why_before(self, game, work, rng):
+        return game._gs.shown.copy()
+
+    def _why_after(self, game, work, rng, before, cell) -> str:
+        return self._reason(self.table, before, cell, game.level.cols)
+
+    def _why_peek(self, game, work, cell) -> str:
+        table, self._peek_table = self._peek_table, None
+        return self._reason(table, game._gs.shown, cell, game.level.cols)
+
+    def _reason(self, table, view, cell, cols) -> str:
+        """The decision at `view` from the statistics the simulations left in `table`."""
+        covered = view == COVERED
+        said = f"reveal {at(cell, cols)}: "
+        row = self._row_of(table, view)
+        if row < 0:
+            return said + f"a state never stored (frozen play): at random among {count(covered.sum(), 'cell')}"
+        sims = (f"after {count(self.simulations, 'simulation')} from this view" if self.learning
+                else "no simulations (frozen)")
+        leak = " (leaky: the simulations replayed the true layout, a labelled cheat)" if self.leaky else ""
+        return (said + f"the argmax of Q(s, .) over {count(covered.sum(), 'covered cell')} (ties to the lowest "
+                f"index), {sims}: Q(s, a) = "
+                f"{num(table.q[row, cell])}, N(s, a) = {table.visits[row, cell]} of N(s) = "
+                f"{int(table.visits[row][covered].sum())}{leak}")
+
+    def knowledge(self, game):
+        """Q(s, a) and N(s, a) of the state the game shows, on its covered cells."""
+        shape = (game.level.rows, game.level.cols)
+        view = game._gs.shown
+        if self.table is None or self._shape != shape:
+            return covered_values(None, view, shape, f"{self.name}: no statistics for {shape[0]}x{shape[1]} boards")
+        row = self._row_of(self.table, view)
+        if row < 0:
+            return covered_values(None, view, shape, f"{self.name}: Q(s, a): state never stored")
+        return covered_values(self.table.q[row].astype(np.float64), view, shape,
+                              f"{self.name}: Q(s, a) of this state (mean discounted return), N(s, a) its visits",
+                              counts=self.table.visits[row])
 
     def frozen(self):
         twin = super().frozen()

@@ -30,6 +30,7 @@ from ..base import register
 from .agent import P_ACTION, P_ROW, RLAgent
 from .common import argmax_covered, check_rate, epsilon_at, epsilon_greedy, game_reward, max_covered
 from .table import SM_ROWS, StateTable, find_row, insert_row, key_words, pack_view, table_room
+from .why import choose_like, covered_values, describe
 
 UPDATE_Q, UPDATE_SARSA, UPDATE_SARSA_CURRENT = 0, 1, 2
 BOOTSTRAPS = ("next-state", "current-state")
@@ -156,6 +157,7 @@ class TabularAgent(RLAgent):
     """Tabular Q-learning over whole-board states (see minelab.agents.rl.tabular)."""
 
     update = UPDATE_Q
+    _explains = True
 
     def __init__(self, seed=None, *, alpha: float = 0.1, gamma: float = 0.9, random_games: int = 500_000,
                  epsilon_min: float = 0.01, epsilon_decay: float = 1e-5, epsilon: float | None = None,
@@ -232,6 +234,57 @@ class TabularAgent(RLAgent):
         pack_view(v.ravel(), key)
         row = find_row(self.table.arrays(), key)
         return None if row < 0 else self.table.q[row].reshape(v.shape).copy()
+
+    # --- why (explain) and knowledge ---------------------------------------------------
+    def _row_of(self, view) -> int:
+        """The table row of the state `view` (flat), -1 if it was never stored."""
+        key = np.zeros(self.table.words, np.uint64)
+        pack_view(view, key)
+        return int(find_row(self.table.arrays(), key))
+
+    def _why_before(self, game, work, rng):
+        """(rows stored, whether the step stores the first state, how the cell it reveals was
+        chosen: when the game has none pending, the step chooses it first, replayed here)."""
+        rows = len(self.table)
+        if work.pending[P_ACTION] >= 0:
+            return rows, False, self._chosen_by_game.get(game)
+        view = game._gs.shown
+        row = self._row_of(view)
+        new = row < 0 and self.learning  # tabular_choose stores it with values 0
+        values = (np.zeros(view.shape[0], np.float32) if new else None) if row < 0 else self.table.q[row]
+        return rows, new, choose_like(values, view, self.explore, int(self.games[0]), rng, "new" if new else "")
+
+    def _why_after(self, game, work, rng, before, cell) -> str:
+        """Explain the cell revealed; note how the step chose the next one (the step's own
+        draws, replayed on rng after those of the first choice)."""
+        rows, stored_first, choice = before
+        said = describe(choice, cell, game.level.cols, self.explore.random_games)
+        if game.over:
+            self._chosen_by_game.pop(game, None)
+            return said
+        view = game._gs.shown
+        row = self._row_of(view)
+        new = self.learning and len(self.table) - rows - stored_first == 1
+        values = None if row < 0 else self.table.q[row]  # s' != s: Q(s, a)'s update left this row as chosen
+        self._chosen_by_game[game] = choose_like(values, view, self.explore, int(self.games[0]), rng,
+                                                 "new" if new else "")
+        return said
+
+    def _why_peek(self, game, work, cell) -> str:
+        choice = self._why_before(game, work, self._stream_copy())[2]
+        return describe(choice, cell, game.level.cols, self.explore.random_games)
+
+    def knowledge(self, game):
+        """Q(s, a) of the state the game shows, on its covered cells (NaN when never stored)."""
+        shape = (game.level.rows, game.level.cols)
+        view = game._gs.shown
+        if self.table is None or self._shape != shape:
+            return covered_values(None, view, shape, f"{self.name}: no table for {shape[0]}x{shape[1]} boards")
+        row = self._row_of(view)
+        if row < 0:
+            return covered_values(None, view, shape, f"{self.name}: Q(s, a): state never seen")
+        return covered_values(self.table.q[row].astype(np.float64), view, shape,
+                              f"{self.name}: Q(s, a) of this state, one value per covered cell")
 
     def _peek(self, game, work):
         rng = self._stream_copy()
