@@ -41,6 +41,7 @@ bench: $(STAMP)
 	$(BIN)/minelab bench uct
 	$(BIN)/minelab bench samples
 	$(BIN)/minelab bench learned
+	$(BIN)/minelab bench viewer
 
 # JupyterLab on notebooks/, with this venv's interpreter as the notebooks' "python3" kernel
 # ("Python 3 (ipykernel)"), installed into the venv itself (not the user's kernels);

@@ -1,7 +1,7 @@
 """The `minelab` command: play, bench, reproduce.
 
     minelab play AGENT LEVEL --games N --seed S [--json]
-    minelab bench engine|agents|bandit|csp|rl|uct|samples|learned [--json] [--seconds T] [--train-games N]
+    minelab bench engine|agents|bandit|csp|rl|uct|samples|learned|viewer [--json] [--seconds T] [--train-games N]
     minelab reproduce [--profile smoke|quick|paper] [--only NAME] [--scheduler ADDR]
 """
 from __future__ import annotations
@@ -66,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     b = sub.add_parser("bench", help="measure throughput (games/s on one core)")
-    b.add_argument("what", choices=("engine", "agents", "bandit", "csp", "rl", "uct", "samples", "learned"),
+    b.add_argument("what", choices=("engine", "agents", "bandit", "csp", "rl", "uct", "samples", "learned", "viewer"),
                    help="engine: oracle play per level (the floor under every agent); agents: each agent on 9x9x10; "
                         "bandit: greedy MAB training on 8x8x10 (first games, and after --train-games) "
                         "and the trained agent's test play on expert; csp: the exact-probability kernel per "
@@ -76,7 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "searches oh and uct on 4x4x4, 8x8x10 and 16x30x99 (the paper's 10,000 simulations a "
                         "move, 100 on 16x30); samples: gardea2015's training-data generator, labelled samples/s "
                         "(exactly solved positions) and whole-board positions/s; learned: play of the learned models "
-                        "(gardea2015's, trained on the level first; the blog's) on 8x8x10 and 9x9x10")
+                        "(gardea2015's, trained on the level first; the blog's) on 8x8x10 and 9x9x10; viewer: the "
+                        "kernel's side of a BoardViewer move (Agent step + board update, probability overlay off "
+                        "and on) on 8x8x10 and 16x30x99, milliseconds a move (the page's side: tests/test_browser.py)")
     b.add_argument("--train-games", type=_positive_int, default=None,
                    help="bandit / rl: training games before the trained-rate measurements "
                         "(default 100000 for bandit, 10000000 for rl)")
@@ -374,6 +376,38 @@ def bench_learned(seconds: float):
             yield {**row, "bench": "learned", "what": f"{label} on {level}"}
 
 
+VIEWER_LEVELS = ("8x8x10", "16x30x99")
+
+
+def bench_viewer(seconds: float):
+    """The Python side of a viewer move: hcsp's `Agent step` and the board's update (the
+    exact probabilities recomputed when the overlay is on), without a browser; games are
+    dealt again (New game) until `seconds` of moves are timed. Warmed up first."""
+    import numpy as np
+
+    from . import make_agent
+    from .viewer import BoardViewer
+
+    for level in VIEWER_LEVELS:
+        for overlay in (False, True):
+            viewer = BoardViewer(level, agent=make_agent("hcsp", seed=0), seed=0, warm=False)
+            viewer.play_to_end()  # compiles (or loads) the kernels: not timed
+            viewer.new_game()
+            viewer.toggle_probabilities(overlay)
+            times, start = [], time.perf_counter()
+            while time.perf_counter() - start < seconds or len(times) < 20:
+                if viewer.game.over:
+                    viewer.new_game()
+                t0 = time.perf_counter()
+                viewer.step()
+                times.append(time.perf_counter() - t0)
+            ms = 1000 * np.asarray(times)
+            yield {"bench": "viewer", "what": f"hcsp Agent step, overlay {'on' if overlay else 'off'}",
+                   "level": level, "moves": len(times), "milliseconds_per_move": round(float(np.median(ms)), 3),
+                   "milliseconds_p90": round(float(np.percentile(ms, 90)), 3),
+                   "seconds": round(float(ms.sum()) / 1000, 4)}
+
+
 def cmd_bench(args) -> int:
     if args.what == "bandit":
         rows = bench_bandit(args.seconds, args.train_games or 100_000)
@@ -387,6 +421,8 @@ def cmd_bench(args) -> int:
         rows = bench_samples(args.seconds)
     elif args.what == "learned":
         rows = bench_learned(args.seconds)
+    elif args.what == "viewer":
+        rows = bench_viewer(args.seconds)
     else:
         jobs = [("oracle", level) for level in BENCH_LEVELS] if args.what == "engine" else \
             [(agent, "9x9x10") for agent in BENCH_AGENTS]
@@ -395,6 +431,11 @@ def cmd_bench(args) -> int:
         if args.json:
             print(json.dumps(row), flush=True)
         else:
+            if "milliseconds_per_move" in row:
+                print(f"{args.what:7s} {row['what'] + ', ' + row['level']:55s} "
+                      f"{row['milliseconds_per_move']:>10.2f} ms a move, median "
+                      f"(90% under {row['milliseconds_p90']:.2f} ms; {row['moves']} moves)", flush=True)
+                continue
             if "microseconds_per_position" in row:
                 print(f"{args.what:7s} {'exact probabilities':10s} {row['level']:10s} "
                       f"{row['microseconds_per_position']:>10.1f} us per position "

@@ -69,6 +69,13 @@ def test_bench_json_rows(capsys):
     assert all(r["games_per_second"] > 0 and r["bench"] == "agents" for r in rows)
 
 
+def test_bench_viewer_rows(capsys):
+    assert main(["bench", "viewer", "--seconds", "0.01"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 4 and all("ms a move, median" in line for line in lines)
+    assert "overlay on, 16x30x99" in lines[-1]
+
+
 def test_console_script_help():
     out = subprocess.run([sys.executable, "-m", "minelab.cli", "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "reproduce" in out.stdout and "bench" in out.stdout
