@@ -601,7 +601,11 @@ class BoardViewer(W.VBox):
     def picture(self, k: int | None = None) -> str:
         """The board after move k (default: as shown) as static HTML (an inline SVG)."""
         k = self._shown_index() if k is None else int(k)
-        return board_html(self.frames[k], title=f"{self.game.level} — move {k} of {self.moves_played}")
+        return board_html(self.frames[k], title=self._title(k))
+
+    def _title(self, k: int) -> str:
+        """The caption of the picture of position k (static picture, frames, animation)."""
+        return f"{self.game.level} — move {k} of {self.moves_played}"
 
     def _repr_mimebundle_(self, **kwargs):
         """The widget, plus a static picture of the board for pages without a widget
@@ -624,7 +628,7 @@ class BoardViewer(W.VBox):
         width = len(str(self.moves_played))
         for k, view in enumerate(self.frames):
             path = directory / f"move_{k:0{max(3, width)}d}.{fmt}"
-            title = f"{self.game.level} — move {k} of {self.moves_played}"
+            title = self._title(k)
             if fmt == "svg":
                 atomic_write(path, lambda fh, v=view, t=title: fh.write(board_svg(v, title=t)))
             else:
@@ -650,18 +654,18 @@ class BoardViewer(W.VBox):
 
         from .render import draw_board
 
-        ax = draw_board(self.frames[0], title=f"{self.game.level} — move 0 of {self.moves_played}")
+        ax = draw_board(self.frames[0], title=self._title(0))
 
         def frame(k):
             ax.clear()
-            draw_board(self.frames[k], ax=ax, title=f"{self.game.level} — move {k} of {self.moves_played}")
+            draw_board(self.frames[k], ax=ax, title=self._title(k))
             return []
 
         anim = FuncAnimation(ax.figure, frame, frames=len(self.frames), blit=False)
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
             part = Path(tmp) / path.name
-            anim.save(part, writer=PillowWriter(fps=fps))
+            anim.save(part, writer=PillowWriter(fps=fps))  # matplotlib writes to a file name only
             atomic_write(path, lambda fh: fh.write(part.read_bytes()), mode="wb")
         plt.close(ax.figure)
         return path
