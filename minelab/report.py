@@ -33,6 +33,9 @@ import pandas as pd
 
 from ._version import __version__
 from .atomic import atomic_write
+from .ledger import (CATEGORIES as _CATEGORIES, CAUSES_COLUMNS as _CAUSES_COLUMNS, counts as _counts,
+                     fmt_value as _fmt_value, judge as _judge, ledger_lines as _ledger_lines,
+                     rounding_of as _rounding_of, verdict)
 from .paths import figures_root, published_dir
 from .profiles import PROFILES
 
@@ -52,13 +55,21 @@ PAPERS: dict[str, str] = {
 }
 
 
-PUBLISHED_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", "games", "source", "note", "relation")
+# twin: "" when minelab measures the same quantity (same item and quantity in measured.csv),
+# "none: <why>" for a published program minelab does not implement (shown beside, not judged);
+# chosen_to_match: why minelab's reading was chosen because it matched this number (the
+# agreement then is not counted), else "".
+PUBLISHED_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", "games", "source", "note", "relation",
+                     "twin", "chosen_to_match")
 ITEMS_COLUMNS = ("paper", "item", "title", "notebook", "function", "issue", "files")
-MEASURED_INPUT = ("item", "quantity", "value", "ci_low", "ci_high", "games", "note")
+# runs: independent runs the value averages (its interval is then a t-interval over runs);
+# empty for one run or an independent-games measurement (Wilson).
+MEASURED_INPUT = ("item", "quantity", "value", "ci_low", "ci_high", "games", "runs", "note")
 MEASURED_COLUMNS = MEASURED_INPUT + ("notebook", "profile", "date", "version")  # version: minelab's
-# How a published number is stated: "" (not yet classified), "=" a point value, "≈" an
-# approximation (ci_low / ci_high then hold the range the wording implies), or a bound.
-RELATIONS = ("", "=", "≈", "<", ">", "≤", "≥")
+# How a published number is stated: "=" a point value (ci_low / ci_high: the interval the
+# source prints, if any), "≈" an approximation (ci_low / ci_high then hold the range the
+# wording implies), or a bound. "" (not classified) is refused by load_published.
+RELATIONS = ("=", "≈", "<", ">", "≤", "≥")
 OUTPUT_SUFFIXES = (".png", ".csv", ".md", ".svg", ".pdf", ".html", ".json", ".parquet")
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
@@ -297,8 +308,11 @@ def _normalize_measured(rows) -> pd.DataFrame:
         if not math.isnan(lo) and not math.isnan(hi) and lo > hi:
             raise ValueError(f"measured row {i} ({item}, {quantity}): ci_low {lo} > ci_high {hi}")
         games = _as_games(rec.get("games"), f"measured row {i} ({item}, {quantity}): games")
+        runs = _as_games(rec.get("runs"), f"measured row {i} ({item}, {quantity}): runs")
+        if runs is not pd.NA and runs < 1:
+            raise ValueError(f"measured row {i} ({item}, {quantity}): runs must be at least 1, got {runs}")
         clean.append({"item": item, "quantity": quantity, "value": value, "ci_low": lo, "ci_high": hi,
-                      "games": games, "note": _as_text(rec.get("note"))})
+                      "games": games, "runs": runs, "note": _as_text(rec.get("note"))})
     df = pd.DataFrame(clean, columns=list(MEASURED_INPUT))
     dup = df.duplicated(["item", "quantity"], keep=False)
     if dup.any():
@@ -311,18 +325,21 @@ def _read_measured(path: Path) -> pd.DataFrame:
     try:
         df = pd.read_csv(path, dtype={"item": str, "quantity": str, "note": str, "notebook": str,
                                       "profile": str, "date": str, "version": str}, keep_default_na=False,
-                         na_values={"value": [""], "ci_low": [""], "ci_high": [""], "games": [""]})
+                         na_values={"value": [""], "ci_low": [""], "ci_high": [""], "games": [""], "runs": [""]})
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path}: cannot read measured results ({exc})") from None
     if "version" not in df.columns:  # written before rows carried the minelab version
         df["version"] = ""
+    if "runs" not in df.columns:  # written before rows said how many runs they average
+        df["runs"] = pd.NA
     missing = [c for c in MEASURED_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"{path}: missing column(s) {missing}; expected {', '.join(MEASURED_COLUMNS)}")
     df = df[list(MEASURED_COLUMNS)].copy()
     for col in ("value", "ci_low", "ci_high"):
         df[col] = pd.to_numeric(df[col], errors="coerce")
-    df["games"] = pd.to_numeric(df["games"], errors="coerce").astype("Int64")
+    for col in ("games", "runs"):
+        df[col] = pd.to_numeric(df[col], errors="coerce").astype("Int64")
     return df
 
 
@@ -340,7 +357,8 @@ def load_measured(paper: str) -> pd.DataFrame:
 def _empty_measured() -> pd.DataFrame:
     df = pd.DataFrame({c: pd.Series(dtype=float if c in ("value", "ci_low", "ci_high") else object)
                        for c in MEASURED_COLUMNS})
-    df["games"] = df["games"].astype("Int64")
+    for col in ("games", "runs"):
+        df[col] = df[col].astype("Int64")
     return df
 
 
@@ -378,7 +396,8 @@ def record_measured(paper: str, rows, notebook: str, profile: str) -> Path:
     merged += [rec for rec in new.to_dict("records")
                if (rec["item"], rec["quantity"], rec["profile"]) not in used]
     out = pd.DataFrame(merged, columns=list(MEASURED_COLUMNS))
-    out["games"] = pd.array([_as_games(g, "games") for g in out["games"]], dtype="Int64")
+    for col in ("games", "runs"):
+        out[col] = pd.array([_as_games(g, col) for g in out[col]], dtype="Int64")
     return _atomic_write(path, lambda fh: out.to_csv(fh, index=False))
 
 
@@ -438,6 +457,11 @@ def load_published(paper: str, directory: str | os.PathLike | None = None) -> pd
         if rec["relation"] not in RELATIONS:
             problems.append(f"line {line}: relation {rec['relation']!r} is not one of "
                             f"{', '.join(repr(r) for r in RELATIONS)}")
+        if rec["twin"] and not rec["twin"].lower().startswith("none:"):
+            problems.append(f"line {line}: twin {rec['twin']!r} must be empty or 'none: <why>'")
+        lo, hi = (_as_float(rec[c], c) if _is_number(rec[c]) else math.nan for c in ("ci_low", "ci_high"))
+        if rec["relation"] == "≈" and (math.isnan(lo) or math.isnan(hi)):
+            problems.append(f"line {line}: relation '≈' needs ci_low and ci_high (the range the wording implies)")
     if problems:
         raise ValueError(f"{path}: malformed published-numbers CSV: " + "; ".join(problems[:10]))
     dup = df.duplicated(["item", "quantity"], keep=False)
@@ -448,7 +472,51 @@ def load_published(paper: str, directory: str | os.PathLike | None = None) -> pd
     for col in ("value", "ci_low", "ci_high"):
         out[col] = [_as_float(v, col) for v in df[col]]
     out["games"] = pd.array([_as_games(v, "games") for v in df["games"]], dtype="Int64")
+    out["rounding"] = [_rounding_of(v) for v in df["value"]]  # half a unit of the last digit printed
     return out
+
+
+def _is_number(text) -> bool:
+    try:
+        return not math.isnan(_as_float(text, ""))
+    except ValueError:
+        return False
+
+
+def load_causes(directory: str | os.PathLike | None = None) -> pd.DataFrame:
+    """Tested causes of differences, data/published/causes.csv: paper, item, quantity (the
+    published number), variant (a measured quantity of the same item: the variant run
+    beside), cause (what the variant changes) and experiment (the function that runs it).
+    A cause counts only when its variant's measured number agrees with the published one
+    (see minelab.ledger); otherwise it is listed as tested and rejected."""
+    path = _published_dir(directory) / "causes.csv"
+    if not path.exists():
+        return pd.DataFrame(columns=list(_CAUSES_COLUMNS))
+    df = _read_strict_csv(path, _CAUSES_COLUMNS, "causes")
+    bad = sorted(set(df["paper"]) - set(PAPERS))
+    empty = [i + 2 for i, r in enumerate(df.to_dict("records")) if not all(r[c] for c in _CAUSES_COLUMNS[:5])]
+    if bad or empty:
+        raise ValueError(f"{path}: malformed causes CSV: " + (f"unknown paper(s) {bad} " if bad else "")
+                         + (f"empty field on line(s) {empty} (paper, item, quantity, variant, cause are required)"
+                            if empty else ""))
+    return df
+
+
+def ledger(paper: str | None = None, *, published_dir: str | os.PathLike | None = None) -> pd.DataFrame:
+    """Every published number (of one paper, or all) with the measurement judged, its
+    verdict and ledger category (minelab.ledger), computed from data/published/ and
+    figures/<paper>/measured.csv.
+
+        ledger("buffet2012").groupby("category").size()
+    """
+    causes = load_causes(published_dir)
+    parts = []
+    for p in ([_check_paper(paper)] if paper is not None else list(PAPERS)):
+        lines = _ledger_lines(_published_or_empty(p, published_dir), load_measured(p),
+                                     causes[causes["paper"] == p])
+        parts.append(lines.assign(paper=p))
+    out = pd.concat(parts, ignore_index=True)
+    return out[["paper"] + [c for c in out.columns if c != "paper"]]
 
 
 def load_items(directory: str | os.PathLike | None = None) -> pd.DataFrame:
@@ -476,15 +544,6 @@ def load_items(directory: str | os.PathLike | None = None) -> pd.DataFrame:
 
 # --------------------------------------------------------------------------- REPORT.md
 
-def _fmt_ci(value, lo, hi, games) -> str:
-    text = _fmt_number(value)
-    if not (pd.isna(lo) and pd.isna(hi)):
-        text += f" ({_fmt_number(lo) or '?'}, {_fmt_number(hi) or '?'})"
-    if not pd.isna(games):
-        text += f", {int(games):,} games"
-    return text
-
-
 def _item_files(folder: Path, patterns: str) -> list[Path]:
     globs = [g for g in re.split(r"[;\s]+", patterns or "") if g]
     if not globs or not folder.is_dir():
@@ -507,67 +566,39 @@ def _published_or_empty(paper: str, directory) -> pd.DataFrame:
         return pd.DataFrame(columns=list(PUBLISHED_COLUMNS))
 
 
-def verdict(relation: str, published: float, pub_low: float, pub_high: float,
-            ours: float, low: float, high: float) -> str:
-    """How minelab's number (ours, with its 95% interval low..high) stands to a published
-    one stated with `relation` (see RELATIONS); "" when the relation is not classified.
-
-    "=": agrees when the published value lies in our interval. "≈": agrees when our
-    interval meets the published range (pub_low..pub_high, the rounding the wording
-    implies; the value alone if none). A bound (">" "≥" "<" "≤") is met when our whole
-    interval is on its side, not met when it is wholly on the other, undecided otherwise.
-
-        >>> verdict(">", 0.31, float("nan"), float("nan"), 0.35, 0.34, 0.36)
-        'bound met'
-        >>> verdict("≈", 0.26, 0.255, 0.265, 0.20, 0.19, 0.21)
-        'differs'
-    """
-    if not relation:
-        return ""
-    if ours is None or math.isnan(ours):
-        return "not yet reproduced"
-    low = ours if math.isnan(low) else low
-    high = ours if math.isnan(high) else high
-    if relation == "=":
-        return "agrees" if low <= published <= high else "differs"
-    if relation == "≈":
-        lo = published if math.isnan(pub_low) else pub_low
-        hi = published if math.isnan(pub_high) else pub_high
-        return "agrees" if low <= hi and lo <= high else "differs"
-    above = {">": low > published, "≥": low >= published, "<": high < published, "≤": high <= published}[relation]
-    against = {">": high <= published, "≥": high < published, "<": low >= published, "≤": low > published}[relation]
-    return "bound met" if above else ("bound not met" if against else "undecided (our interval meets the bound)")
-
-
-def _comparison_rows(pub: pd.DataFrame, meas: pd.DataFrame) -> list[list[str]]:
+def _comparison_rows(pub: pd.DataFrame, meas: pd.DataFrame, lines: pd.DataFrame) -> list[list[str]]:
+    """Rows of a section's table: each published number with the measurement the ledger
+    judged and its verdict, then its other profiles (their verdicts in parentheses, not
+    counted), then numbers minelab measured that have no published value."""
     rows = []
     measured_by_key: dict = {}  # (item, quantity) -> its rows, one per profile measured
     for r in meas.to_dict("records"):
         measured_by_key.setdefault((r["item"], r["quantity"]), []).append(r)
+    by_line = {(r["item"], r["quantity"]): r for r in lines.to_dict("records")}
     seen = set()
     for p in pub.to_dict("records"):
         key = (p["item"], p["quantity"])
         seen.add(key)
-        rel = p.get("relation", "")
-        published = ((rel + " " if rel and rel != "=" else "")
-                     + _fmt_ci(p["value"], p["ci_low"], p["ci_high"], p["games"]) + " (published)")
-        ms = measured_by_key.get(key)
-        if not ms:
-            rows.append([p["quantity"], published, "not yet reproduced", "", "not yet reproduced" if rel else ""])
-        for m in ms or ():
-            rows.append([p["quantity"], published, _fmt_ci(m["value"], m["ci_low"], m["ci_high"], m["games"]),
-                         m["profile"], verdict(rel, p["value"], p["ci_low"], p["ci_high"], m["value"], m["ci_low"],
-                                               m["ci_high"])])
+        line = by_line[key]
+        published = line["published"] + " (published)"
+        rows.append([p["quantity"], published, line["minelab"] or "—", line["profile"], line["verdict"]])
+        for m in measured_by_key.get(key, []):
+            if m["profile"] == line["profile"]:
+                continue
+            v, _ = _judge(p, m)
+            rows.append(["", "", _fmt_value(m["value"], m["ci_low"], m["ci_high"], m["games"], m["runs"]),
+                         m["profile"], f"({v}; not counted: smaller profile)" if v else ""])
     for m in meas.to_dict("records"):
         if (m["item"], m["quantity"]) not in seen:
             rows.append([m["quantity"], "no published value",
-                         _fmt_ci(m["value"], m["ci_low"], m["ci_high"], m["games"]), m["profile"], ""])
+                         _fmt_value(m["value"], m["ci_low"], m["ci_high"], m["games"], m["runs"]),
+                         m["profile"], ""])
     return rows
 
 
 COMPARISON_HEADER = ["quantity", "published", "minelab (95% CI, games)", "profile", "verdict"]
-COMPARE_COLUMNS = ["item", "quantity", "relation", "published", "minelab", "ci_low", "ci_high", "games", "profile",
-                   "verdict"]
+COMPARE_COLUMNS = ["item", "quantity", "relation", "published", "minelab", "ci_low", "ci_high", "games", "runs",
+                   "profile", "verdict"]
 
 
 def compare(paper: str, item: str | None = None, *,
@@ -589,7 +620,7 @@ def compare(paper: str, item: str | None = None, *,
                          "pub_low": pub["ci_low"], "pub_high": pub["ci_high"]})
     right = pd.DataFrame({"item": meas["item"], "quantity": meas["quantity"], "minelab": meas["value"],
                           "ci_low": meas["ci_low"], "ci_high": meas["ci_high"], "games": meas["games"],
-                          "profile": meas["profile"]})
+                          "runs": meas["runs"], "profile": meas["profile"]})
     out = left.merge(right, on=["item", "quantity"], how="outer", sort=False)
     # published rows in file order first, then measured-only rows in recording order
     order: dict = {}
@@ -598,38 +629,102 @@ def compare(paper: str, item: str | None = None, *,
     out["_order"] = [order[k] for k in zip(out["item"], out["quantity"])]
     out = out.sort_values("_order", kind="stable").drop(columns="_order").reset_index(drop=True)
     out["games"] = out["games"].astype("Int64")
+    out["runs"] = out["runs"].astype("Int64")
     out["profile"] = out["profile"].fillna("")
     out["relation"] = out["relation"].fillna("")
     for col in ("published", "minelab", "ci_low", "ci_high", "pub_low", "pub_high"):
         out[col] = out[col].astype(float)
-    out["verdict"] = [verdict(r.relation, r.published, r.pub_low, r.pub_high, r.minelab, r.ci_low, r.ci_high)
-                      for r in out.itertuples()]
+    pub_rows = {(r["item"], r["quantity"]): r for r in pub.to_dict("records")}
+    verdicts = []
+    for r in out.to_dict("records"):
+        p = pub_rows.get((r["item"], r["quantity"]))
+        if p is None:
+            verdicts.append("")
+            continue
+        m = None if pd.isna(r["minelab"]) else {"value": r["minelab"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+                                                "games": r["games"], "runs": r["runs"]}
+        verdicts.append(_judge(p, m)[0])
+    out["verdict"] = verdicts
     return out[COMPARE_COLUMNS]
+
+
+_LEDGER_HEADER = ["document", "published numbers", "with a twin", "agrees", "bound met", "differs: tested cause",
+                  "differs: unexplained", "bound not met", "undecided", "agrees by a chosen reading (not counted)",
+                  "not yet reproduced", "no minelab twin", "agrees, bound met or tested cause"]
+
+
+def _ledger_row(name: str, lines: pd.DataFrame) -> list[str]:
+    c = _counts(lines)
+    share = "" if math.isnan(c["explained share"]) else f"{c['explained share']:.0%}"
+    return [name, c["published"], c["with a twin"], *(c[k] for k in _CATEGORIES), share]
+
+
+def ledger_markdown(all_lines: pd.DataFrame) -> list[str]:
+    """The ledger's opening table (per document and in total) and how to read it."""
+    rows = [_ledger_row(f"[{p}](#{p})", all_lines[all_lines["paper"] == p]) for p in PAPERS]
+    rows.append(_ledger_row("**total**", all_lines))
+    return [
+        "## Ledger: every published number and its verdict", "",
+        "Each published number (`data/published/<paper>.csv`, with the relation its source states) is set "
+        "against minelab's twin (the same quantity, largest profile measured) and given a computed verdict "
+        "(`minelab.ledger`): *agrees* (a point value inside our interval, or a prediction interval of one run "
+        "when our number is a mean of independent runs, or a two-proportion test at 0.05 when the source gives "
+        "its game count; an approximation whose implied range meets our interval), *bound met* / *bound not met*, "
+        "*differs: tested cause* (a variant run beside, named in `data/published/causes.csv`, reproduces the "
+        "published number), *differs: unexplained*, *undecided* (our interval meets a bound), *not yet "
+        "reproduced*, or *no minelab twin* (a program minelab does not implement, shown beside). An agreement "
+        "obtained by a reading chosen to match the number is not counted. The last column is the share of the "
+        "numbers with a twin that agree, meet their bound or differ for a tested cause.", "",
+        _pipe_table([_md_cell(h) for h in _LEDGER_HEADER], [[str(x) for x in r] for r in rows]), ""]
+
+
+def _item_section(paper: str, it: dict, folder: Path, base: Path, published: pd.DataFrame,
+                  measured: pd.DataFrame, lines: pd.DataFrame) -> list[str]:
+    item = it["item"]
+    sec = [f"### {paper} {item}: {it['title']}", ""]
+    if it["function"]:
+        sec.append(f"- made by: `{it['function']}()`" + (f" in `notebooks/{it['notebook']}`" if it["notebook"] else ""))
+    elif it["notebook"]:
+        sec.append(f"- notebook: `notebooks/{it['notebook']}`")
+    else:
+        sec.append("- notebook: none yet" + (f" (issue #{it['issue']})" if it["issue"] else ""))
+    files = _item_files(folder, it["files"])
+    sec.append("- files: " + (", ".join(_link(f, base) for f in files) if files else "none yet"))
+    pub, meas = published[published["item"] == item], measured[measured["item"] == item]
+    sec.append("")
+    if pub.empty and meas.empty:
+        status = "figure regenerated" if files else "not yet reproduced"
+        sec.append(f"No numeric published value (figure only); {status}.")
+    else:
+        if pub.empty:
+            sec += ["No numeric published value (figure only); minelab measured:", ""]
+        sec.append(_pipe_table(COMPARISON_HEADER, _comparison_rows(pub, meas, lines[lines["item"] == item])))
+    return sec + [""]
 
 
 def build_report(path: str | os.PathLike | None = None, *,
                  published_dir: str | os.PathLike | None = None) -> Path:
     """Regenerate figures/REPORT.md (atomically) and return its path.
 
-    For each paper, every figure and table of data/published/items.csv with its
-    notebook, the files found under figures/<paper>/ and a comparison of published
-    numbers (labelled "published") with minelab's measured ones (figures/<paper>/measured.csv).
-    Links are relative to the report's folder.
+    It opens with the ledger (every published number's verdict, counted per document),
+    then, for each paper, every figure and table of data/published/items.csv with its
+    notebook, the files found under figures/<paper>/ and its published numbers (labelled
+    "published") beside minelab's measured ones with their verdicts. Links are relative
+    to the report's folder.
     """
     fig_root = figures_dir()
     path = Path(path) if path is not None else fig_root / "REPORT.md"
     base = path.parent.resolve()
     items = load_items(published_dir)
-
-    lines = [
-        "# minelab: paper vs minelab",
-        "",
+    all_lines = ledger(published_dir=published_dir)
+    head = [
+        "# minelab: paper vs minelab", "",
         "Every figure and table of the five papers, the notebook that regenerates it, the files it "
         "wrote and minelab's numbers beside the published ones (published numbers come from "
         "`data/published/` and are labelled \"published\"; minelab's carry their 95% interval and "
-        "game count, and the profile they were run with). Written by `minelab.report.build_report()` "
-        "(`make reproduce`); do not edit by hand.",
-        "",
+        "game count (or runs), and the profile they were run with). Written by `minelab.report.build_report()` "
+        "(`make reproduce`) from the data; do not edit by hand.", "",
+        *ledger_markdown(all_lines),
         "| paper | figures and tables | with a notebook | measured numbers |",
         "|---|---:|---:|---:|",
     ]
@@ -638,57 +733,30 @@ def build_report(path: str | os.PathLike | None = None, *,
         paper_items = items[items["paper"] == paper]
         published = _published_or_empty(paper, published_dir)
         folder = fig_root / paper
-        measured = load_measured(paper) if (folder / "measured.csv").exists() else _empty_measured()
-        lines.append(f"| [{paper}](#{paper}) | {len(paper_items)} | {(paper_items['notebook'] != '').sum()} "
-                     f"| {len(measured)} |")
-
+        measured = load_measured(paper)
+        lines = all_lines[all_lines["paper"] == paper]
+        head.append(f"| [{paper}](#{paper}) | {len(paper_items)} | {(paper_items['notebook'] != '').sum()} "
+                    f"| {len(measured)} |")
         sec = ["", f"## {paper}", "", f"{title}", ""]
         if paper_items.empty:
             sec += ["No figures or tables listed in `data/published/items.csv`.", ""]
-        listed = set()
         for it in paper_items.to_dict("records"):
-            item = it["item"]
-            listed.add(item)
-            sec += [f"### {paper} {item}: {it['title']}", ""]
-            if it["function"]:
-                sec.append(f"- made by: `{it['function']}()`" + (f" in `notebooks/{it['notebook']}`"
-                                                                  if it["notebook"] else ""))
-            elif it["notebook"]:
-                sec.append(f"- notebook: `notebooks/{it['notebook']}`")
-            elif it["issue"]:
-                sec.append(f"- notebook: none yet (issue #{it['issue']})")
-            else:
-                sec.append("- notebook: none yet")
-            files = _item_files(folder, it["files"])
-            sec.append("- files: " + (", ".join(_link(f, base) for f in files) if files else "none yet"))
-            pub = published[published["item"] == item]
-            meas = measured[measured["item"] == item]
-            sec.append("")
-            if pub.empty and meas.empty:
-                status = "not yet reproduced" if not files else "figure regenerated"
-                sec.append(f"No numeric published value (figure only); {status}.")
-            else:
-                if pub.empty:
-                    sec += ["No numeric published value (figure only); minelab measured:", ""]
-                sec.append(_pipe_table(COMPARISON_HEADER, _comparison_rows(pub, meas)))
-            sec.append("")
+            sec += _item_section(paper, it, folder, base, published, measured, lines)
         # numbers recorded under items that items.csv does not list (extra checks)
         extra_items = [i for i in dict.fromkeys(list(published["item"]) + list(measured["item"]))
-                       if i not in listed]
+                       if i not in set(paper_items["item"])]
         if extra_items:
-            sec += ["### Other measured checks", ""]
-            rows = []
-            for item in extra_items:
-                for row in _comparison_rows(published[published["item"] == item],
-                                            measured[measured["item"] == item]):
-                    rows.append([item] + row)
-            sec += [_pipe_table(["item"] + COMPARISON_HEADER, rows), ""]
+            rows = [[item] + row for item in extra_items
+                    for row in _comparison_rows(published[published["item"] == item],
+                                                measured[measured["item"] == item], lines[lines["item"] == item])]
+            sec += ["### Other measured checks", "", _pipe_table(["item"] + COMPARISON_HEADER, rows), ""]
         sections += sec
-    text = "\n".join(lines + sections).rstrip() + "\n"
+    text = "\n".join(head + sections).rstrip() + "\n"
     return _write_text(path, text)
 
 
-__all__ = ["PAPERS", "PROFILES", "RELATIONS", "verdict", "PaperResult", "publish", "output_name", "figures_dir",
+__all__ = ["PAPERS", "PROFILES", "RELATIONS", "verdict", "ledger", "load_causes", "ledger_markdown", "PaperResult",
+           "publish", "output_name", "figures_dir",
            "save_figure", "save_table",
            "markdown_table", "record_measured", "load_measured", "load_published", "load_items", "compare",
            "build_report"]

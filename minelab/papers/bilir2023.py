@@ -67,7 +67,7 @@ SIZES = {
     "quick": {"games": 2_000_000, "every": 100_000, "eval_games": 2_000, "mcts_games": 2_000_000,
               "replicates": 1, "reference_games": 20_000, "a1_games": 400_000, "a1_every": 20_000},
     "paper": {"games": 30_000_000, "every": 100_000, "eval_games": 10_000, "mcts_games": 30_000_000,
-              "replicates": 1, "reference_games": 100_000, "a1_games": 400_000, "a1_every": 20_000},
+              "replicates": 3, "reference_games": 100_000, "a1_games": 400_000, "a1_every": 20_000},
 }
 PAPER_GAMES = 30_000_000  # the published numbers are "after 30M games"
 
@@ -194,7 +194,7 @@ def _point(table: pd.DataFrame, method: str, games_end: int):
 
 def _row(item, quantity, r, note="") -> dict:
     return {"item": item, "quantity": quantity, "value": float(r.win_rate), "ci_low": float(r.ci_low),
-            "ci_high": float(r.ci_high), "games": int(r.boards) * int(r.runs), "note": note}
+            "ci_high": float(r.ci_high), "games": int(r.boards), "runs": int(r.runs), "note": note}
 
 
 def _fig01_measured(table, curves, games, mcts_games) -> list[dict]:

@@ -25,10 +25,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from ..sweep import run_sweep
+from ..sweep import derive_seed, run_sweep
 from ..tasks import train_spec
 from ..levels import Level
-from ..stats import ecdf, mann_whitney, wilson
+from ..stats import ecdf, mann_whitney, t_interval, wilson
 from ..report import PaperResult
 
 PAPER = "lordeiro2021"
@@ -38,11 +38,15 @@ RULE = "none"  # the authors' code: mines anywhere, then the program's first-zer
 PAPER_LEVEL = f"8x8x10:{RULE}"  # the paper's training board as a level string (ml.BEGINNER is the safe-rule Level)
 TEST_LEVELS = {"beginner": PAPER_LEVEL, "intermediate": f"16x16x40:{RULE}", "expert": f"16x30x99:{RULE}"}
 
-# Run sizes per profile. paper = the paper's own: 10^6 training games, 10^4 test games.
+# Run sizes per profile. paper = the paper's own: 10^6 training games, 10^4 test games;
+# replicates: independent training runs of Fig 7 and Tables II-IV (one run's games teach
+# each other, so one run is one observation: their numbers are means with t-intervals).
 SIZES = {
-    "smoke": {"train_games": 400, "test_games": 40, "grid_games": 100, "table2_games": 1_000},
-    "quick": {"train_games": 30_000, "test_games": 2_000, "grid_games": 5_000, "table2_games": 100_000},
-    "paper": {"train_games": 1_000_000, "test_games": 10_000, "grid_games": 1_000_000, "table2_games": 1_000_000},
+    "smoke": {"train_games": 400, "test_games": 40, "grid_games": 100, "table2_games": 1_000, "replicates": 1},
+    "quick": {"train_games": 30_000, "test_games": 2_000, "grid_games": 5_000, "table2_games": 100_000,
+              "replicates": 1},
+    "paper": {"train_games": 1_000_000, "test_games": 10_000, "grid_games": 1_000_000, "table2_games": 1_000_000,
+              "replicates": 3},
 }
 
 # Fig 7's agents: (label, registry name, params). The paper names epsilon = 0.01 and
@@ -104,6 +108,50 @@ def _run(tasks_by_label: dict, executor) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
+def replicate_seed(seed: int, replicate: int) -> int:
+    """The root seed of independent run `replicate` (run 0 is the single run `seed` gives)."""
+    return seed if replicate == 0 else derive_seed(seed, {"paper": PAPER, "replicate": int(replicate)})
+
+
+def _replicated(make, replicates: int, seed: int, keys: list[str], **kw) -> PaperResult:
+    """`make(seed=...)` once per independent run, combined: table rows (grouped by `keys`)
+    and measured rows get the mean over runs with a 95% t-interval over runs (`runs`
+    says how many); the figure is run 0's. One run: make's result unchanged."""
+    if not isinstance(replicates, (int, np.integer)) or isinstance(replicates, bool) or replicates < 1:
+        raise ValueError(f"replicates must be a positive integer, got {replicates!r}")
+    results = [make(seed=replicate_seed(seed, r), **kw) for r in range(int(replicates))]
+    if replicates == 1:
+        return results[0]
+    first = results[0]
+    runs = pd.concat([r.table.assign(run=i) for i, r in enumerate(results)], ignore_index=True)
+    rows = []
+    for _, part in runs.groupby(keys, sort=False):
+        row = part.iloc[0].drop("run").to_dict()
+        row["win_rate"], row["ci_low"], row["ci_high"] = t_interval(part["win_rate"].to_numpy())
+        row["wins"] = int(part["wins"].sum())
+        for col in part.columns.difference([*keys, "run", "win_rate", "ci_low", "ci_high", "wins", "games"]):
+            if pd.api.types.is_bool_dtype(part[col]):
+                row[col] = bool(part[col].mean() > 0.5)  # e.g. "best or tied": in most runs
+            elif pd.api.types.is_numeric_dtype(part[col]):
+                row[col] = float(part[col].mean())
+        row["runs"] = len(part)
+        rows.append(row)
+    measured = []
+    by_key: dict = {}
+    for r in results:
+        for m in r.measured:
+            by_key.setdefault((m["item"], m["quantity"]), []).append(m)
+    for (item, quantity), ms in by_key.items():
+        mean, lo, hi = t_interval([float(m["value"]) for m in ms])
+        note = f"mean of {len(ms)} independent runs, 95% t-interval over runs"
+        measured.append({"item": item, "quantity": quantity, "value": mean, "ci_low": lo, "ci_high": hi,
+                         "games": ms[0].get("games"), "runs": len(ms),
+                         "note": note + (f"; {ms[0]['note']}" if ms[0].get("note", "").strip()
+                                         and not ms[0]["note"].startswith("one run") else "")})
+    table = pd.DataFrame(rows)
+    return PaperResult(first.name, first.figure, table, measured)
+
+
 # ---------------------------------------------------------------------- Figs 7-10, Table I
 def _fig7_tasks(train_games: int, seed: int) -> dict:
     out = {}
@@ -114,8 +162,18 @@ def _fig7_tasks(train_games: int, seed: int) -> dict:
 
 
 def fig07_win_rate_curves(train_games: int = SIZES["quick"]["train_games"], seed: int = 0,
-                          executor="processes") -> PaperResult:
-    """Fig 7: cumulative win rate during training on 8x8/10, greedy vs epsilon-greedy vs UCB."""
+                          executor="processes", replicates: int = 1) -> PaperResult:
+    """Fig 7: cumulative win rate during training on 8x8/10, greedy vs epsilon-greedy vs UCB.
+    With replicates > 1 the end points are means over independent runs (t-intervals); the
+    curves drawn are run 0's."""
+    result = _replicated(_fig07_once, replicates, seed, ["label"], train_games=train_games, executor=executor)
+    if replicates > 1:
+        ax = result.figure.axes[0]
+        ax.set_title(ax.get_title() + f"; curves: run 0 of {replicates} (the table: means over runs)", fontsize=9)
+    return result
+
+
+def _fig07_once(train_games: int, seed: int, executor) -> PaperResult:
     import matplotlib.pyplot as plt
 
     df = _run(_fig7_tasks(train_games, seed), executor)
@@ -426,10 +484,16 @@ TABLE2_AGENTS = (("MAB", "greedy-mab", {}), ("MAB without symmetries", "greedy-m
 
 
 def table2_mab_vs_state_action(table2_games: int = SIZES["quick"]["table2_games"], seed: int = 0,
-                               executor="processes", mines=(3, 4, 5)) -> PaperResult:
+                               executor="processes", mines=(3, 4, 5), replicates: int = 1) -> PaperResult:
     """Table II: MAB vs state-action greedy on 4x4 with 3-5 mines: win rate so far and
     actions (state-action pairs) recorded after table2_games/10 and table2_games games;
-    the MAB agent also without symmetries (see TABLE2_AGENTS)."""
+    the MAB agent also without symmetries (see TABLE2_AGENTS). With replicates > 1: means
+    over independent runs with t-intervals."""
+    return _replicated(_table2_once, replicates, seed, ["agent", "mines", "games"], table2_games=table2_games,
+                       executor=executor, mines=mines)
+
+
+def _table2_once(table2_games: int, seed: int, executor, mines) -> PaperResult:
     tasks = {}
     for m in mines:
         for kind, name, p in TABLE2_AGENTS:
@@ -499,21 +563,32 @@ def _transfer(agent: str, params: dict, settings, train_games, test_games, seed,
     return table, measured
 
 
+def _transfer_result(name, title, agent, params, settings, item, train_games, test_games, seed, executor,
+                     replicates) -> PaperResult:
+    def once(seed):
+        table, measured = _transfer(agent, params, settings, train_games, test_games, seed, executor, item)
+        return PaperResult(name, None, table, measured)
+
+    result = _replicated(once, replicates, seed, ["trained on", "scenario"])
+    runs = f" (means of {replicates} runs, t 95%)" if replicates > 1 else ""
+    result.figure = _transfer_figure(result.table, title + runs)
+    return result
+
+
 def table3_transfer_greedy(train_games: int = SIZES["quick"]["train_games"],
                            test_games: int = SIZES["quick"]["test_games"], seed: int = 0,
-                           executor="processes") -> PaperResult:
+                           executor="processes", replicates: int = 1) -> PaperResult:
     """Table III: greedy agents trained on 8x8 with 10..17 mines, tested on the standard levels."""
-    table, measured = _transfer("greedy-mab", {}, tuple(TRANSFER), train_games, test_games, seed, executor, "Table III")
-    return PaperResult("table3_transfer_greedy", _transfer_figure(table, "Table III: greedy"), table, measured)
+    return _transfer_result("table3_transfer_greedy", "Table III: greedy", "greedy-mab", {}, tuple(TRANSFER),
+                            "Table III", train_games, test_games, seed, executor, replicates)
 
 
 def table4_transfer_ucb(train_games: int = SIZES["quick"]["train_games"],
                         test_games: int = SIZES["quick"]["test_games"], seed: int = 0,
-                        executor="processes") -> PaperResult:
+                        executor="processes", replicates: int = 1) -> PaperResult:
     """Table IV: UCB (c = 0.1) agents trained on 8x8x10 and 8x8x15, tested on the standard levels."""
-    table, measured = _transfer("ucb-mab", {"c": 0.1}, TABLE4_SETTINGS, train_games, test_games, seed, executor,
-                                "Table IV")
-    return PaperResult("table4_transfer_ucb", _transfer_figure(table, "Table IV: UCB c=0.1"), table, measured)
+    return _transfer_result("table4_transfer_ucb", "Table IV: UCB c=0.1", "ucb-mab", {"c": 0.1}, TABLE4_SETTINGS,
+                            "Table IV", train_games, test_games, seed, executor, replicates)
 
 
 def _transfer_figure(table: pd.DataFrame, title: str):
@@ -529,7 +604,7 @@ def _transfer_figure(table: pd.DataFrame, title: str):
         ax.bar(x, part["win_rate"], width, label=f"minelab, trained on {s}",
                yerr=[part["win_rate"] - part["ci_low"], part["ci_high"] - part["win_rate"]], capsize=2)
     ax.set_xticks(range(len(scen)), scen)
-    ax.set_ylabel("win rate (95% Wilson)")
+    ax.set_ylabel("win rate (95% interval)")
     ax.set_title(f"{title} agents: training and test win rates", fontsize=9)
     ax.legend(fontsize=7)
     fig.tight_layout()

@@ -1,0 +1,288 @@
+"""The fidelity ledger: a computed verdict for every published number.
+
+Pure functions over three tables (no files, no imports above numpy/pandas/scipy):
+the published numbers (`data/published/<paper>.csv`, as `report.load_published` reads
+them), minelab's measured ones (`figures/<paper>/measured.csv`) and the tested causes
+(`data/published/causes.csv`). `report.build_report` renders what this returns.
+
+How a published number is compared (`verdict`), by the relation the text states:
+
+* ``=`` a point value. When our number is the mean of several independent runs
+  (`runs` > 1: learners, whose games teach each other) the published number, itself one
+  run, agrees when it lies inside the 95% *prediction* interval of one more run
+  (mean ± t(0.975, runs-1) · s · sqrt(1 + 1/runs)): both sides' run-to-run error is
+  counted. When both sides are win rates with game counts (one run, independent games),
+  Fisher's exact two-proportion test at 0.05 decides. When the source prints an interval
+  (± half-width, read as a 95% interval), a z-test on the difference with both sides'
+  standard errors. Otherwise the published value, widened by half a unit of its last
+  printed digit, must lie in our 95% interval.
+* ``≈`` an approximation: ci_low..ci_high of the published row hold the range the wording
+  implies ("approximately 26 percent": 25.5-26.5%); agrees when our interval (the
+  prediction interval of one run when ours is a mean of runs) meets it.
+* ``<`` ``>`` ``≤`` ``≥`` a bound: met when our whole interval is on its side, not met
+  when it is wholly on the other, undecided otherwise.
+
+A number that does not agree is then checked against its tested causes: each names a
+variant that minelab ran beside (a measured quantity of the same item, e.g. the authors'
+code where the text says otherwise). When a variant's number agrees with (or meets) the
+published one, the verdict is "differs — cause: ..."; when none does, "differs —
+unexplained", listing what was tried. A reading chosen *because* it matched the published
+number (the published row's `chosen_to_match`) is reported as such and never counted as
+agreement. Which measurement is judged: the largest profile measured (paper, else quick,
+else smoke).
+"""
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+from scipy import stats as _st
+
+# Ledger categories, in the order the ledger shows them.
+AGREES = "agrees"
+BOUND_MET = "bound met"
+CAUSE = "differs: tested cause"
+UNEXPLAINED = "differs: unexplained"
+BOUND_NOT_MET = "bound not met"
+UNDECIDED = "undecided"
+CHOSEN = "agrees by a chosen reading (not counted)"
+NOT_YET = "not yet reproduced"
+NO_TWIN = "no minelab twin"
+CATEGORIES = (AGREES, BOUND_MET, CAUSE, UNEXPLAINED, BOUND_NOT_MET, UNDECIDED, CHOSEN, NOT_YET, NO_TWIN)
+GOOD = (AGREES, BOUND_MET, CAUSE)  # the issue's target: at least 90% of the twins read one of these
+PROFILE_RANK = {"paper": 3, "quick": 2, "smoke": 1}
+CAUSES_COLUMNS = ("paper", "item", "quantity", "variant", "cause", "experiment")
+ALPHA = 0.05
+
+
+def _nan(x) -> bool:
+    return x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x))
+
+
+def _f(x) -> float:
+    return float("nan") if _nan(x) else float(x)
+
+
+def rounding_of(text: str) -> float:
+    """Half a unit of the last printed digit of a number as written ("0.7025" -> 5e-05,
+    "13940" -> 0.5); 0 for a number without digits after the point written in
+    scientific notation or empty.
+
+        >>> rounding_of("0.647"), rounding_of("99.2432"), rounding_of("15170")
+        (0.0005, 5e-05, 0.5)
+    """
+    text = (text or "").strip()
+    if not text or "e" in text.lower():
+        return 0.0
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    return 0.5 * 10.0 ** -decimals
+
+
+def _prediction_half(low: float, high: float, runs: int) -> float:
+    """Half-width of the 95% prediction interval of one more run, from the t-interval
+    (low, high) of the mean of `runs` runs."""
+    t = _st.t.ppf(1 - ALPHA / 2, runs - 1)
+    s = (high - low) / 2 / t * math.sqrt(runs)
+    return t * s * math.sqrt(1 + 1 / runs)
+
+
+def _equal_test(published, pub_low, pub_high, ours, low, high, pub_games, games, runs, rounding,
+                proportion) -> tuple[bool, str]:
+    """(agrees, how it was decided) for a published point value."""
+    has_ours = not (math.isnan(low) or math.isnan(high))
+    if has_ours and runs is not None and runs > 1:
+        half = _prediction_half(low, high, runs)
+        return abs(published - ours) <= half + rounding, f"95% prediction interval of one run, {runs} runs"
+    if proportion and pub_games and games and math.isnan(pub_low) and 0 <= ours <= 1 and 0 <= published <= 1:
+        table = [[round(published * pub_games), pub_games - round(published * pub_games)],
+                 [round(ours * games), games - round(ours * games)]]
+        p = float(_st.fisher_exact(table).pvalue)
+        return p >= ALPHA, f"two-proportion test p = {p:.3g}"
+    if not (math.isnan(pub_low) or math.isnan(pub_high)) and has_ours:
+        se = math.hypot((pub_high - pub_low) / 2, (high - low) / 2) / _st.norm.ppf(1 - ALPHA / 2)
+        p = float(2 * _st.norm.sf(abs(published - ours) / se)) if se > 0 else float(published == ours)
+        return p >= ALPHA, f"difference test on both intervals p = {p:.3g}"
+    low = ours if math.isnan(low) else low
+    high = ours if math.isnan(high) else high
+    return low - rounding <= published <= high + rounding, "published value in our 95% interval"
+
+
+def verdict(relation: str, published: float, pub_low: float, pub_high: float,
+            ours: float, low: float, high: float, *, pub_games=None, games=None, runs=None,
+            rounding: float = 0.0, proportion: bool = False) -> str:
+    """How minelab's number (ours, 95% interval low..high, over `games` games or `runs`
+    independent runs) stands to a published one stated with `relation`: "agrees",
+    "differs", "bound met", "bound not met", "undecided (our interval meets the bound)",
+    "not yet reproduced" (no number of ours) or "" (relation not classified). See the
+    module docstring for the tests.
+
+        >>> verdict(">", 0.31, float("nan"), float("nan"), 0.35, 0.34, 0.36)
+        'bound met'
+        >>> verdict("≈", 0.26, 0.255, 0.265, 0.20, 0.19, 0.21)
+        'differs'
+        >>> verdict("=", 0.70, float("nan"), float("nan"), 0.69, 0.68, 0.70, runs=3)
+        'agrees'
+    """
+    return _verdict(relation, published, pub_low, pub_high, ours, low, high, pub_games=pub_games, games=games,
+                    runs=runs, rounding=rounding, proportion=proportion)[0]
+
+
+def _verdict(relation, published, pub_low, pub_high, ours, low, high, *, pub_games=None, games=None, runs=None,
+             rounding=0.0, proportion=False) -> tuple[str, str]:
+    """(verdict, how it was decided)."""
+    if not relation:
+        return "", ""
+    ours, low, high = _f(ours), _f(low), _f(high)
+    published, pub_low, pub_high = _f(published), _f(pub_low), _f(pub_high)
+    if math.isnan(ours):
+        return NOT_YET, ""
+    runs = None if _nan(runs) else int(runs)
+    pub_games = None if _nan(pub_games) else int(pub_games)
+    games = None if _nan(games) else int(games)
+    if relation == "=":
+        ok, how = _equal_test(published, pub_low, pub_high, ours, low, high, pub_games, games, runs, rounding,
+                              proportion)
+        return ("agrees" if ok else "differs"), how
+    low = ours if math.isnan(low) else low
+    high = ours if math.isnan(high) else high
+    if relation == "≈" and runs is not None and runs > 1 and high > low:
+        half = _prediction_half(low, high, runs)  # the published number is one run: one more run's range
+        low, high = ours - half, ours + half
+    if relation == "≈":
+        lo = published if math.isnan(pub_low) else pub_low
+        hi = published if math.isnan(pub_high) else pub_high
+        return ("agrees" if low <= hi and lo <= high else "differs"), "our interval meets the published range"
+    above = {">": low > published, "≥": low >= published, "<": high < published, "≤": high <= published}[relation]
+    against = {">": high <= published, "≥": high < published, "<": low >= published, "≤": low > published}[relation]
+    if above:
+        return "bound met", "our whole interval on the bound's side"
+    return ("bound not met" if against else "undecided (our interval meets the bound)"), ""
+
+
+def is_proportion(quantity: str, value: float) -> bool:
+    """A win rate or a share: a proportion of independent games (Fisher's test applies)."""
+    q = quantity.lower()
+    return ("win rate" in q or "share" in q) and "ratio" not in q and "decrease" not in q and 0 <= value <= 1
+
+
+def pick_measured(rows: list[dict]) -> dict | None:
+    """The measurement the ledger judges: the largest profile (paper > quick > smoke)."""
+    return max(rows, key=lambda r: PROFILE_RANK.get(r.get("profile", ""), 0)) if rows else None
+
+
+def judge(pub: dict, meas: dict | None) -> tuple[str, str]:
+    """(verdict, how) of one published row (a dict of the published CSV, with `rounding`)
+    against one measured row (or None)."""
+    if meas is None:
+        return NOT_YET, ""
+    return _verdict(pub.get("relation", ""), pub["value"], pub["ci_low"], pub["ci_high"], meas["value"],
+                    meas["ci_low"], meas["ci_high"], pub_games=pub.get("games"), games=meas.get("games"),
+                    runs=meas.get("runs"), rounding=pub.get("rounding", 0.0),
+                    proportion=is_proportion(pub["quantity"], _f(pub["value"])))
+
+
+def fmt_value(value, lo=float("nan"), hi=float("nan"), games=None, runs=None) -> str:
+    """'0.7041 (0.7032, 0.7050), 1,000,000 games' / '..., 3 runs of 1,000,000 games'."""
+    if _nan(value):
+        return ""
+    value = float(value)
+    text = f"{value:.6g}"
+    if not (_nan(lo) and _nan(hi)):
+        text += f" ({'?' if _nan(lo) else f'{float(lo):.6g}'}, {'?' if _nan(hi) else f'{float(hi):.6g}'})"
+    if not _nan(runs) and int(runs) > 1:
+        text += f", {int(runs)} runs" + ("" if _nan(games) else f" of {int(games):,} games")
+    elif not _nan(games):
+        text += f", {int(games):,} games"
+    return text
+
+
+def _cause_verdict(pub: dict, base: str, meas: dict, causes: list[dict], by_key: dict) -> tuple[str, str]:
+    """(category, verdict text) of a published number whose main twin does not agree."""
+    tried = []
+    for c in causes:
+        rows = by_key.get((c["item"], c["variant"]), [])
+        same = [r for r in rows if r.get("profile") == meas.get("profile")]
+        variant = pick_measured(same or rows)
+        if variant is None:
+            tried.append(f"{c['cause']} (variant '{c['variant']}' not yet run)")
+            continue
+        v, _ = judge(pub, variant)
+        shown = fmt_value(variant["value"], variant["ci_low"], variant["ci_high"], variant.get("games"),
+                          variant.get("runs"))
+        if v in ("agrees", "bound met"):
+            where = f"; {c['experiment']}" if c.get("experiment") else ""
+            return CAUSE, f"{base} — cause: {c['cause']} (variant '{c['variant']}': {shown}, {v}{where})"
+        tried.append(f"{c['cause']} (variant '{c['variant']}': {shown}, {v})")
+    if tried:
+        return UNEXPLAINED, f"{base} — unexplained; tested: " + "; ".join(tried)
+    return UNEXPLAINED, f"{base} — unexplained"
+
+
+def classify(pub: dict, meas_rows: list[dict], causes: list[dict], by_key: dict) -> dict:
+    """The ledger line of one published number: the measurement judged, its verdict and
+    category (one of CATEGORIES)."""
+    twin = (pub.get("twin") or "").strip()
+    meas = pick_measured(meas_rows)
+    line = {"measured": meas, "how": ""}
+    if twin.lower().startswith("none"):
+        return {**line, "category": NO_TWIN, "verdict": f"no minelab twin: {twin.split(':', 1)[-1].strip()}"}
+    if meas is None:
+        return {**line, "category": NOT_YET, "verdict": NOT_YET}
+    v, how = judge(pub, meas)
+    line["how"] = how
+    chosen = (pub.get("chosen_to_match") or "").strip()
+    if v in ("agrees", "bound met"):
+        if chosen:
+            return {**line, "category": CHOSEN, "verdict": f"{v}, but by a reading chosen to match: {chosen}"}
+        return {**line, "category": AGREES if v == "agrees" else BOUND_MET, "verdict": v}
+    if not v:
+        return {**line, "category": UNDECIDED, "verdict": "relation not classified"}
+    base = "differs" if v == "differs" else v.split(" (")[0]
+    cat, text = _cause_verdict(pub, base, meas, causes, by_key)
+    if cat == UNEXPLAINED and v.startswith("undecided"):
+        return {**line, "category": UNDECIDED, "verdict": v}
+    if cat == UNEXPLAINED and v == "bound not met":
+        return {**line, "category": BOUND_NOT_MET, "verdict": text}
+    return {**line, "category": cat, "verdict": text}
+
+
+def ledger_lines(published: pd.DataFrame, measured: pd.DataFrame, causes: pd.DataFrame) -> pd.DataFrame:
+    """One row per published number of one paper: item, quantity, relation, published
+    (text), minelab (text, the measurement judged), profile, verdict, category, how."""
+    by_key: dict = {}
+    for r in measured.to_dict("records"):
+        by_key.setdefault((r["item"], r["quantity"]), []).append(r)
+    causes_by: dict = {}
+    for c in causes.to_dict("records"):
+        causes_by.setdefault((c["item"], c["quantity"]), []).append(c)
+    rows = []
+    for p in published.to_dict("records"):
+        key = (p["item"], p["quantity"])
+        line = classify(p, by_key.get(key, []), causes_by.get(key, []), by_key)
+        m = line["measured"]
+        rel = p.get("relation", "")
+        rows.append({
+            "item": p["item"], "quantity": p["quantity"], "relation": rel,
+            "published": (f"{rel} " if rel and rel != "=" else "")
+            + fmt_value(p["value"], p["ci_low"], p["ci_high"], p["games"]),
+            "minelab": "" if m is None else fmt_value(m["value"], m["ci_low"], m["ci_high"], m.get("games"),
+                                                      m.get("runs")),
+            "profile": "" if m is None else m.get("profile", ""),
+            "verdict": line["verdict"], "category": line["category"], "how": line["how"]})
+    return pd.DataFrame(rows, columns=["item", "quantity", "relation", "published", "minelab", "profile", "verdict",
+                                       "category", "how"])
+
+
+def counts(lines: pd.DataFrame) -> dict:
+    """The ledger's figures for a set of lines: published numbers, with a twin, each category."""
+    out = {"published": len(lines)}
+    cats = lines["category"].value_counts()
+    out.update({c: int(cats.get(c, 0)) for c in CATEGORIES})
+    out["with a twin"] = out["published"] - out[NOT_YET] - out[NO_TWIN]
+    good = sum(out[c] for c in GOOD)
+    out["explained share"] = good / out["with a twin"] if out["with a twin"] else float("nan")
+    return out
+
+
+__all__ = ["CATEGORIES", "GOOD", "verdict", "judge", "classify", "ledger_lines", "counts", "rounding_of",
+           "is_proportion", "pick_measured", "fmt_value"]
