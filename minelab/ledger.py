@@ -198,7 +198,7 @@ def fmt_value(value, lo=float("nan"), hi=float("nan"), games=None, runs=None) ->
 
 def _cause_verdict(pub: dict, base: str, meas: dict, causes: list[dict], by_key: dict) -> tuple[str, str]:
     """(category, verdict text) of a published number whose main twin does not agree."""
-    tried = []
+    tried, found = [], []
     for c in causes:
         rows = by_key.get((c["item"], c["variant"]), [])
         same = [r for r in rows if r.get("profile") == meas.get("profile")]
@@ -211,8 +211,14 @@ def _cause_verdict(pub: dict, base: str, meas: dict, causes: list[dict], by_key:
                           variant.get("runs"))
         if v in ("agrees", "bound met"):
             where = f"; {c['experiment']}" if c.get("experiment") else ""
-            return CAUSE, f"{base} — cause: {c['cause']} (variant '{c['variant']}': {shown}, {v}{where})"
-        tried.append(f"{c['cause']} (variant '{c['variant']}': {shown}, {v})")
+            found.append(f"{c['cause']} (variant '{c['variant']}': {shown}, {v}{where})")
+        else:
+            tried.append(f"{c['cause']} (variant '{c['variant']}': {shown}, {v})")
+    if found:  # every variant that reproduces the number is named: the data may not tell them apart
+        text = f"{base} — cause: {found[0]}"
+        if len(found) > 1:
+            text += "; as well reproduced by: " + "; ".join(found[1:])
+        return CAUSE, text + ("; tested and rejected: " + "; ".join(tried) if tried else "")
     if tried:
         return UNEXPLAINED, f"{base} — unexplained; tested: " + "; ".join(tried)
     return UNEXPLAINED, f"{base} — unexplained"

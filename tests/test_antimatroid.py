@@ -26,6 +26,18 @@ def test_mine_placement_is_uniform():
     assert got["chi2 critical 0.05"] == pytest.approx(101.88, abs=0.01)
     assert got["chi2 statistic"] < got["chi2 critical 0.05"]
     assert res.table["mines"].sum() == 60_000 * 10
+    # the statistic's interval is its central 95% range under uniformity: (71/80) chi2(80)
+    stat = next(r for r in res.measured if r["quantity"] == "chi2 statistic")
+    assert (stat["ci_low"], stat["ci_high"]) == pytest.approx(paper.uniformity_null_range())
+    assert stat["ci_low"] < 71 < stat["ci_high"] and "central 95% range" in stat["note"]
+    assert got[f"chi2 critical 0.05 [variant: {paper.TRUNCATED}]"] == 101.87
+
+
+def test_uniformity_null_range_is_the_scaled_chi2():
+    """Boards of exactly 10 mines: Pearson's statistic has mean 81 (1 - 10/81) = 71."""
+    low, high = paper.uniformity_null_range()
+    scale = 71 / 80
+    assert (low, high) == pytest.approx((scale * 57.153, scale * 106.629), abs=0.01)
 
 
 def test_uniformity_check_can_fail():
@@ -57,15 +69,35 @@ def test_safe_rule_is_uniform_over_the_other_cells():
 
 
 def test_clicks_before_mine_follow_the_law():
-    res = paper.check_clicks_before_mine(games=60_000, seed=0, executor="serial")
+    res = paper.check_clicks_before_mine(games=60_000, seed=0, executor="serial", null_draws=2_000)
     got = {r["quantity"]: r["value"] for r in res.measured}
     assert got["chi2 statistic"] < got["chi2 critical 0.05"]
+    rows = {r["quantity"]: r for r in res.measured}
+    k = int(got["degrees of freedom"])
+    assert (rows["chi2 statistic"]["ci_low"], rows["chi2 statistic"]["ci_high"]) == pytest.approx(
+        paper.chi2_null_range(k))
+    # the blog's bins, beside: one per count 0..70, none pooled: k = 70 and its critical value
+    tag = f" [variant: {paper.BLOG_BINS}]"
+    assert got["degrees of freedom" + tag] == 70
+    assert got["chi2 critical 0.05" + tag] == pytest.approx(90.53, abs=0.005)
+    v = rows["chi2 statistic" + tag]
+    # its null range (Monte Carlo) is not chi2(70)'s: empty tail bins pull the bulk down, rare hits push the top up
+    low, high = paper.chi2_null_range(70)
+    assert v["ci_low"] < low and v["ci_high"] > high and "Monte Carlo" in v["note"]
     flood = res.table[res.table["flood"]]
     no_flood = res.table[~res.table["flood"]]
     assert flood["observed"].sum() == no_flood["observed"].sum() == 60_000
     # flood fill needs fewer clicks: its distribution is stochastically smaller
     mean = lambda t: (t["safe_clicks"] * t["observed"]).sum() / t["observed"].sum()  # noqa: E731
     assert mean(flood) < mean(no_flood)
+
+
+def test_blog_bins_and_the_monte_carlo_null():
+    o, e = paper.blog_bins(np.arange(72.0), np.ones(72))
+    assert o.size == e.size == 71 and o[-1] == 70 + 71 and e[-1] == 2
+    # with ample expected counts the Monte Carlo null is chi2(bins - 1)
+    draws = paper.monte_carlo_null(np.ones(6), 60_000, draws=4_000, seed=0)
+    assert paper.central_range(draws) == pytest.approx(paper.chi2_null_range(5), rel=0.08)
 
 
 def test_law_is_the_negative_hypergeometric():
@@ -161,6 +193,20 @@ def test_claims_verdicts_follow_the_numbers():
     assert verdicts["Random and Marginal are on par (the improvement is negligible)"] == "does not hold"
     assert verdicts["Conditional is only slightly better than Marginal"] == "partly holds (not slight)"
     assert verdicts["Graphical is only a margin better than Conditional"] != "holds"
+
+
+def test_largest_gain_rows_name_the_argmax_and_the_counts_not_excluded():
+    t = synthetic_result(blog_like(peak_conditional=3, peak_semi=7)).table
+    assert paper.largest_gain(t, "conditional", "marginal") == (3, 3, 3)
+    assert paper.largest_gain(t, "semi-deterministic", "graphical") == (7, 7, 7)
+    assert paper.largest_gain(t, "semi-deterministic/conditional", "graphical") is None
+    rows = {r["quantity"]: r for r in paper._argmax_measured(t)}
+    assert len(rows) == 2 and rows[paper.ARGMAX_GAINS[0][3]]["value"] == 3
+    # two mine counts within noise of each other are both not excluded
+    rates = blog_like()
+    rates["semi-deterministic"] = rates["graphical"] + np.r_[[0.1] * 6, 0.25, 0.2499, 0.1, 0.1]
+    top, low, high = paper.largest_gain(synthetic_result(rates).table, "semi-deterministic", "graphical")
+    assert top == 7 and (low, high) == (7, 8)
 
 
 def test_claims_skip_models_not_played():

@@ -22,7 +22,10 @@ def results_in_tmp(tmp_path, monkeypatch):
 def test_buffet_published_table1_loads_with_every_printed_value():
     df = report.load_published("buffet2012")
     assert set(df["item"]) == {"Table 1", "Fig 2"} and df["value"].between(0, 1).all()
-    assert len(df[df["item"] == "Fig 2"]) == 1  # the caption's 100% for the centre opening
+    fig2 = df[df["item"] == "Fig 2"].set_index("quantity")
+    centre = fig2.loc["win rate, 5x5 with 15 mines, GnoMine rule, first move in the centre"]
+    assert (centre["value"], centre["relation"]) == (1.0, "=")  # the caption's 100% for the centre opening
+    assert fig2.loc["win rate, 5x5 with 15 mines, GnoMine rule, first move in the corner", "relation"] == "<"
     pub = buffet.published()
     counts = pub.groupby("column").size().to_dict()
     # blanks where the paper prints none: 1x3 (HCSP), 8x8 (CSP-PGMS), 8x8 and bigger (BSSUCT)
@@ -37,7 +40,10 @@ def test_buffet_published_table1_loads_with_every_printed_value():
 
 def test_leaderboard_published_numbers_load_and_parse():
     df = board.load_published()
-    assert set(df["level"]) == set(board.LEVELS) and set(df["rule"]) <= set(board.RULES)
+    assert set(df["level"]) == set(board.LEVELS)
+    assert set(df["rule"]) <= set(board.RULES) | set(board.PUBLISHED_ONLY_RULES)
+    # the bandit paper's program opens the first zero of a column-major scan: neither safe nor opening
+    assert set(df.loc[df["program"] == "Lordeiro et al.'s greedy MAB", "rule"]) == {"first-zero scan"}
     got = df.set_index(["level", "program", "rule"])["value"]
     assert got[("8x8x10", "PSEQ-D256", "safe")] == pytest.approx(0.817711)
     assert got[("9x9x10", "PSEQ-D256", "safe")] == pytest.approx(0.916949)
@@ -72,9 +78,9 @@ def test_paper_profiles_are_the_papers_sizes():
 # --------------------------------------------------------------------------- tables
 def test_table1_has_every_format_and_column():
     res = buffet.table1_win_rates(games=6, expert_games=3, tree_games=0, seed=1, executor="serial",
-                                  agents={"CSP-PGMS": "random", "HCSP": "not-an-agent", "BSSUCT": "uct", "OH": "oh"})
+                                  agents={buffet.CSP: "random", "HCSP": "not-an-agent", "BSSUCT": "uct", "OH": "oh"})
     t = res.table
-    assert len(t) == 11 * 4
+    assert len(t) == 11 * 5  # the four published columns and minelab csp beside them
     assert list(dict.fromkeys(t["level"])) == [lv for _, lv in buffet.FORMATS]
     by = t.set_index(["level", "column"])
     bss = by.xs("BSSUCT", level="column")
@@ -83,13 +89,14 @@ def test_table1_has_every_format_and_column():
     assert (bss.loc[documented, "status"] == "not run (tree_games=0)").all()
     assert (by.xs("OH", level="column")["status"] == "not run (tree_games=0)").all()
     assert (by.xs("HCSP", level="column")["status"] == "agent 'not-an-agent' not registered").all()
-    csp = by.xs("CSP-PGMS", level="column")
+    assert (by.xs("CSP-PGMS", level="column")["status"] == "no minelab twin").all()
+    csp = by.xs(buffet.CSP, level="column")
     assert (csp["status"] == "measured").all()
     assert csp.loc["16x30x99", "games"] == 3 and csp.loc["4x4x4", "games"] == 6
     assert (csp["ci_low"] <= csp["win_rate"]).all() and (csp["win_rate"] <= csp["ci_high"]).all()
     assert by.loc[("1x3x1", "CSP-PGMS"), "published"] == 1.0
     # measured rows pair with the published ones in REPORT.md: same item and quantity
-    assert {m["quantity"] for m in res.measured} == {buffet.quantity("CSP-PGMS", lv) for _, lv in buffet.FORMATS}
+    assert {m["quantity"] for m in res.measured} == {buffet.quantity(buffet.CSP, lv) for _, lv in buffet.FORMATS}
     assert all("standing in" in m["note"] for m in res.measured)
     layout = buffet.table1_layout(t)
     assert len(layout) == 11 and (layout["OH minelab"] == "not run (tree_games=0)").all()
@@ -102,13 +109,14 @@ def test_table1_measures_csp_and_hcsp_on_the_same_boards():
     res = buffet.table1_win_rates(games=20, expert_games=2, tree_games=3, seed=0, executor="serial",
                                   formats=["1x3x1", "4x4x4"])
     t = res.table.set_index(["level", "column"])
-    assert t.loc[("1x3x1", "CSP-PGMS"), "win_rate"] == 1.0  # a corner click on 1x3x1 always wins
+    assert t.loc[("1x3x1", buffet.CSP), "win_rate"] == 1.0  # a corner click on 1x3x1 always wins
     assert t.loc[("4x4x4", "HCSP"), "status"] == "measured"
     for col in buffet.TREE_COLUMNS:  # the tree searches, at the paper's 10,000 simulations per move
         assert t.loc[("4x4x4", col), "status"] == "measured" and t.loc[("4x4x4", col), "games"] == 3
         assert t.loc[("4x4x4", col), "simulations"] == 10_000 and t.loc[("1x3x1", col), "win_rate"] == 1.0
     published = set(report.load_published("buffet2012")["quantity"])
-    assert {m["quantity"] for m in res.measured} <= published | {buffet.quantity("HCSP", "1x3x1")}
+    assert {m["quantity"] for m in res.measured} <= published | {buffet.quantity("HCSP", "1x3x1")} | {
+        buffet.quantity(buffet.CSP, lv) for _, lv in buffet.FORMATS}
 
 
 def test_leaderboard_has_every_level_and_rule_for_every_agent():

@@ -72,11 +72,46 @@ def test_a_learners_interval_is_never_narrower_than_wilson(tmp_path, monkeypatch
     assert row.move_accuracy == pytest.approx(0.45)
 
 
+def test_a_mean_over_runs_says_how_many_runs():
+    """A learner's row is a mean over independently trained models: it carries `runs`
+    (the ledger's prediction interval needs it); the CSP's pooled Wilson row does not."""
+    import pandas as pd
+
+    rows = []
+    for approach, run, won in [("Q-learning", 0, True), ("Q-learning", 1, False), ("Q-learning", 2, True),
+                               ("CSP", 0, True), ("CSP", 1, True), ("CSP", 2, False)]:
+        rows += [{"part": "game", "approach": approach, "level": "5x5x4", "run": run, "won": won,
+                  "fraction_revealed": 0.5}] * 20
+    models = pd.DataFrame({"part": "model", "approach": "Q-learning", "level": "5x5x4", "run": [0, 1, 2],
+                           "move_accuracy": 0.5, "train_accuracy": np.nan, "test_accuracy": np.nan,
+                           "train_seconds": 1.0, "states": 10.0, "negative_share": np.nan})
+    table = gl.summary(pd.concat([pd.DataFrame(rows), models], ignore_index=True))
+    got = {m["quantity"]: m for m in gl._measured("Board size", table)}
+    q, csp = got["Q-learning win rate, 5x5x4"], got["CSP win rate, 5x5x4"]
+    assert q["runs"] == 3 and "3 independently trained models" in q["note"]
+    assert "runs" not in csp and "Wilson" in csp["note"]
+
+
+def test_the_density_variant_reads_the_4x4x3_density():
+    """3/16 of the cells: 5x5 -> 5 mines, 6x6 -> 7; both readings give 4x4x3."""
+    from minelab.papers.gardea2015 import square_level
+
+    assert [square_level(n, gl.KRR_DENSITY) for n in (4, 5, 6)] == ["4x4x3", "5x5x5", "6x6x7"]
+    assert [square_level(n) for n in (4, 5, 6)] == ["4x4x3", "5x5x4", "6x6x6"]
+    result = ml.report.PaperResult("variant_board_density", None, None, [
+        {"item": "Board size", "value": 0.02, "ci_low": 0.01, "ci_high": 0.03, "runs": 5, "games": 100,
+         "quantity": "kernel ridge regression win rate, 6x6x6 [variant: "
+                     + gl.DENSITY_VARIANT.format(level="6x6x7") + "]"}])
+    text = gl.density_variant_text(result)
+    assert "kernel ridge regression on 6x6x7" in text and "**bound met**" in text
+
+
 def test_one_published_bound_is_one_mark():
     marks = gl._published_marks("Board size", gl._side_of)
     five = marks[marks["x"] == 5]
     assert len(five) == 1 and "every learner" in five.iloc[0]["label"]
-    assert set(marks["relation"]) >= {"≈", "<", ""}
+    assert set(marks["relation"]) >= {"≈", "<", ""}  # "": the beginning player's 35%, a reference (no relation)
+    assert gl._is_reference(next(r for r in gl._published("Board size").itertuples() if "(reference)" in r.quantity))
 
 
 def test_learner_task_checks_its_fields():

@@ -15,6 +15,13 @@ Both open in the top-left corner (`first_click="corner"`, the papers' opening; o
 Probabilities within TIE_TOLERANCE of the least count as ties: values that are equal
 in exact arithmetic can differ in the last bits after different summation orders.
 
+`hcsp` also takes the other readings of Buffet §2.2's tie rule as named, non-default
+options (`frontier`, `metric`, `ties`, and `first_click="random"`); with every option at
+its default it runs the very kernel above (`least_probable`), so its moves are unchanged.
+The options run `least_probable_variant`: the distance of each tied cell to the nearest
+cell of the `frontier` set, in the `metric`, ties left after it broken by `ties`.
+See HCSPAgent.
+
 Batch play (`play_batch`) and interactive play run the same `decide` kernel, so they
 make the same moves from the same seed.
 """
@@ -57,6 +64,21 @@ from .why import at, count, layouts, num, opening_where
 TIE_TOLERANCE = 1e-9
 TIE_RANDOM = 0
 TIE_FRONTIER = 1
+# hcsp's non-default readings (least_probable_variant): tie_rule = TIE_VARIANT | frontier << 2
+# | metric << 4 | ties << 6, with the codes below (TIE_FRONTIER is the all-default reading)
+TIE_VARIANT = 2
+FRONTIER_REVEALED = 0  # revealed cells showing a number ("uncovered and next to at least one mine")
+FRONTIER_CONSTRAINED = 1  # covered cells next to a revealed number (the covered side of the border)
+FRONTIER_KNOWN_MINE = 2  # revealed cells next to a mine the agent has deduced (flagged)
+METRIC_CHEBYSHEV = 0  # king moves: the 8-neighbourhood that defines "next to"
+METRIC_MANHATTAN = 1  # rook steps: the 4-neighbourhood
+METRIC_EUCLIDEAN = 2  # straight-line distance between cell centres
+TIES_RANDOM = 0  # uniformly at random among the closest
+TIES_SCAN = 1  # the first closest cell in row-major scan order (top-left first)
+FRONTIERS = {"revealed": FRONTIER_REVEALED, "constrained": FRONTIER_CONSTRAINED, "known-mine": FRONTIER_KNOWN_MINE}
+METRICS = {"chebyshev": METRIC_CHEBYSHEV, "manhattan": METRIC_MANHATTAN, "euclidean": METRIC_EUCLIDEAN}
+TIES = {"random": TIES_RANDOM, "scan": TIES_SCAN}
+RANDOM_FIRST = -1  # Settings.first of first_click="random" (hcsp only): a uniform cell at the opening
 # SolverState.decision fields: what the last decision was (1 = yes)
 DC_GUESS = 0  # a guess (no certain move)
 DC_ENDGAME = 1  # best: the exact endgame search chose it
@@ -155,6 +177,83 @@ def least_probable(view, nbr, nbr_count, s, prob, tie_rule, rng):
     return tied[uniform_below(rng, n_tied)]
 
 
+@kernel
+def least_probable_variant(view, nbr, nbr_count, cols, s, prob, tie_rule, rng):
+    """As least_probable with hcsp's non-default readings (tie_rule >= TIE_VARIANT, see
+    its codes): among the cells tied for least probability, keep those closest to the
+    `frontier` set in the `metric` (s.dist[cell] = that distance; squared for Euclidean;
+    no frontier cell yet: every tied cell is kept), then pick by `ties`. s.queue holds
+    the frontier cells (scratch)."""
+    n = view.shape[0]
+    known = s.known
+    tied = s.tied
+    best = 2.0
+    for i in range(n):
+        if view[i] < 0 and known[i] == 0 and prob[i] < best:
+            best = prob[i]
+    n_tied = 0
+    for i in range(n):
+        if view[i] < 0 and known[i] == 0 and prob[i] <= best + TIE_TOLERANCE:
+            tied[n_tied] = i
+            n_tied += 1
+    frontier = (tie_rule >> 2) & 3
+    metric = (tie_rule >> 4) & 3
+    ties = (tie_rule >> 6) & 1
+    if n_tied > 1:
+        src = s.queue
+        n_src = 0
+        for i in range(n):
+            on = False
+            if frontier == FRONTIER_REVEALED:
+                on = view[i] > 0
+            elif frontier == FRONTIER_CONSTRAINED:  # a flagged mine is on the covered side too
+                if view[i] < 0:
+                    for a in range(nbr_count[i]):
+                        if view[nbr[i, a]] > 0:
+                            on = True
+                            break
+            elif view[i] >= 0:  # FRONTIER_KNOWN_MINE
+                for a in range(nbr_count[i]):
+                    if known[nbr[i, a]] != 0:
+                        on = True
+                        break
+            if on:
+                src[n_src] = i
+                n_src += 1
+        if n_src > 0:
+            dist = s.dist
+            far = 4 * n * n + 4
+            closest = far
+            for t in range(n_tied):
+                c = tied[t]
+                r0 = c // cols
+                c0 = c % cols
+                d = far
+                for q in range(n_src):
+                    dr = abs(src[q] // cols - r0)
+                    dc = abs(src[q] % cols - c0)
+                    if metric == METRIC_CHEBYSHEV:
+                        m = max(dr, dc)
+                    elif metric == METRIC_MANHATTAN:
+                        m = dr + dc
+                    else:
+                        m = dr * dr + dc * dc
+                    if m < d:
+                        d = m
+                dist[c] = d
+                if d < closest:
+                    closest = d
+            kept = 0
+            for t in range(n_tied):
+                if dist[tied[t]] == closest:
+                    tied[kept] = tied[t]
+                    kept += 1
+            n_tied = kept
+    if n_tied == 1 or ties == TIES_SCAN:
+        return tied[0]
+    return tied[uniform_below(rng, n_tied)]
+
+
 @step
 def certain_moves(view, s):
     """Flag every certain mine (s.ws.certain) not yet flagged, then reveal every
@@ -205,12 +304,27 @@ def csp_decide(gs, s, cfg, rng):
     """One decision on game gs: s.moves[:k] (certain moves, or one guess); returns k, -1
     when inconsistent. s.known = the agent's flags; s.decision[DC_GUESS] = 1 for a guess."""
     s.decision[DC_GUESS] = 0
-    k = opening_or_certain(gs, s, cfg.first, cfg.max_work)
+    first = cfg.first
+    if first == RANDOM_FIRST:  # hcsp first_click="random": every cell ties before anything is revealed
+        first = 0
+        n = gs.shown.shape[0]
+        untouched = True
+        for i in range(n):
+            if gs.shown[i] >= 0:
+                untouched = False
+                break
+        if untouched:
+            first = uniform_below(rng, n)
+    k = opening_or_certain(gs, s, first, cfg.max_work)
     if k != 0:
         return k
     s.decision[DC_GUESS] = 1
     s.moves[0, 0] = REVEAL
-    s.moves[0, 1] = least_probable(gs.shown, gs.nbr, gs.nbr_count, s, s.ws.prob, cfg.tie_rule, rng)
+    if cfg.tie_rule < TIE_VARIANT:
+        s.moves[0, 1] = least_probable(gs.shown, gs.nbr, gs.nbr_count, s, s.ws.prob, cfg.tie_rule, rng)
+    else:
+        s.moves[0, 1] = least_probable_variant(gs.shown, gs.nbr, gs.nbr_count, gs.spec[SP_COLS], s, s.ws.prob,
+                                               cfg.tie_rule, rng)
     return 1
 
 
@@ -403,7 +517,77 @@ class CSPAgent(Agent):
 
 @register
 class HCSPAgent(CSPAgent):
-    """As csp, ties broken toward the revealed area (Legendre et al.; Buffet's HCSP)."""
+    """As csp, ties broken toward the revealed area (Legendre et al.; Buffet's HCSP).
+
+    Buffet et al. §2.2 define the rule in two sentences: among the cells of least mine
+    probability, play the one with the smallest "distance to the frontier", where
+    "the frontier is defined as the set of locations which are uncovered and next to at
+    least one mine". The default reads "uncovered" as revealed (the paper's own "frontier
+    between covered locations and uncovered locations"), so the frontier is the revealed
+    cells showing a number, and the distance is the Chebyshev one (the 8-neighbourhood
+    that defines "next to"); ties left after it are broken at random. That is the
+    distance to the nearest revealed cell (the nearest revealed cell of a covered cell
+    always shows a number: a revealed 0 has all its neighbours revealed).
+
+    The other readings, each a named non-default option:
+    * frontier="constrained": the covered cells next to a revealed number (the paper's
+      example calls the candidate cells "uncovered" too); with the Chebyshev metric every
+      distance is the default's minus one, the same choice.
+    * frontier="known-mine": the revealed cells next to a mine the agent has deduced (its
+      flags): "next to at least one mine" read as a known mine.
+    * metric="manhattan" (4-neighbourhood steps) or "euclidean" (straight line).
+    * ties="scan": the first closest cell in row-major order instead of at random.
+    * first_click="random": no fixed opening; with nothing revealed every cell ties, so
+      the tie rule picks one uniformly (corner, centre or (row, col) as for csp).
+    """
 
     name = "hcsp"
     tie_rule = TIE_FRONTIER
+
+    def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, first_click="corner", frontier="revealed",
+                 metric="chebyshev", ties="random"):
+        """max_work, first_click as csp (first_click may also be "random"); frontier:
+        "revealed" (default), "constrained" or "known-mine"; metric: "chebyshev"
+        (default), "manhattan" or "euclidean"; ties: "random" (default) or "scan"."""
+        super().__init__(seed, max_work, "corner")
+        self.first_click = check_first_click(first_click, ("corner", "centre", "random"))
+        for field, value, names in (("frontier", frontier, FRONTIERS), ("metric", metric, METRICS),
+                                    ("ties", ties, TIES)):
+            if not isinstance(value, str) or value not in names:
+                raise ValueError(f"{field} must be one of {', '.join(names)}; got {value!r}")
+        self.frontier, self.metric, self.ties = frontier, metric, ties
+        codes = (FRONTIERS[frontier], METRICS[metric], TIES[ties])
+        # every option at its default: the default kernel (least_probable), moves unchanged
+        self.tie_rule = (TIE_FRONTIER if codes == (0, 0, 0)
+                         else TIE_VARIANT | codes[0] << 2 | codes[1] << 4 | codes[2] << 6)
+
+    def params(self) -> dict:
+        """The parameters that differ from their defaults."""
+        out = super().params()
+        for field, default in (("frontier", "revealed"), ("metric", "chebyshev"), ("ties", "random")):
+            if getattr(self, field) != default:
+                out[field] = getattr(self, field)
+        return out
+
+    def first_cell(self, rows: int, cols: int) -> int:
+        """The flat index of the opening click (RANDOM_FIRST: drawn at the opening)."""
+        if self.first_click == "random":
+            return RANDOM_FIRST
+        return first_cell_index(self.first_click, rows, cols)
+
+    def _explain_decision(self, gs, s, k, level) -> str:
+        if self.first_click == "random" and not (gs.shown >= 0).any():
+            return f"opening click at {at(int(s.moves[0, 1]), level.cols)} (first_click='random': every cell ties)"
+        return super()._explain_decision(gs, s, k, level)
+
+    def _explain_guess(self, gs, s, level, cell) -> str:
+        if self.tie_rule == TIE_FRONTIER:
+            return super()._explain_guess(gs, s, level, cell)
+        view, prob = gs.shown, s.ws.prob
+        open_ = (view < 0) & (s.known == 0)
+        tied = open_ & (prob <= prob[open_].min() + TIE_TOLERANCE)
+        said = f"guess {at(cell, level.cols)}: p(mine) = {num(prob[cell])}"
+        if int(tied.sum()) == 1:
+            return f"{said}, the least of {count(open_.sum(), 'covered cell')} (no certain move)"
+        return (f"{said}, the least, tied among {int(tied.sum())} cells; closest to the {self.frontier} frontier "
+                f"({self.metric} distance), then {'scan order' if self.ties == 'scan' else 'at random'}")

@@ -13,9 +13,22 @@ blog gives its success rates as figures only: no published numbers).
 The blog's rules, from its pseudocode: mines are placed before the first click
 (INITIALIZE-HIDDEN runs before the agent plays, so the first click can lose: our
 `none` rule), and EXPOSE is a flood fill.
+
+A chi-squared statistic is a random draw, so its measured row carries as interval the
+central 95% range of the statistic's law under the null: a published statistic inside
+it "agrees" in the sense that both tests behave as the null predicts (the blog states
+neither its board count nor its game count). The uniformity statistic's law is
+(71/80) x chi2(80) (every board holds exactly 10 mines), the pooled clicks statistic's
+chi2(k). The blog's clicks test has k = 70: one bin per number of safe clicks before a
+mine, 0..70, none pooled; minelab pools the tail (k = 52 at 10^6 games) and measures the
+blog's binning beside it on the same games (variant BLOG_BINS, its null range by Monte
+Carlo: chi2(70) does not hold where bins expect far less than one game). The blog's
+uniformity critical value, 101.87, is chi2.ppf(0.95, 80) = 101.8795 cut to two decimals
+(variant TRUNCATED: a reading of its printing, post hoc).
 """
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -119,9 +132,76 @@ def check_mine_uniformity(boards: int = SIZES["quick"]["boards"], seed: int = 0,
     fig.tight_layout()
 
     item = "Mine uniformity"
-    measured = _chi2_rows(item, test, total)
+    low, high = uniformity_null_range()
+    measured = _chi2_rows(item, test, total, null=(low, high), null_note=(
+        f"interval: the central 95% range of the statistic under uniformity, {UNIFORMITY_SCALE:g} x chi2("
+        f"{BOARD.cells - 1}) (every board holds exactly {BOARD.mines} distinct mines; plain chi2({test['dof']}): "
+        f"{sps.chi2.ppf(0.025, test['dof']):.2f}-{sps.chi2.ppf(0.975, test['dof']):.2f}); a statistic inside it "
+        "behaves as the null predicts"))
+    measured.append({"item": item, "quantity": f"chi2 critical 0.05 [variant: {TRUNCATED}]",
+                     "value": math.floor(test["critical"] * 100) / 100, "games": total,
+                     "note": f"the same critical value, {test['critical']:.4f}, cut (not rounded) to the blog's two "
+                             "decimals: a reading of how the blog printed it, not of its test"})
     table = counts.assign(frequency=counts["mines"] / total, expected=BOARD.mines / BOARD.cells)
     return PaperResult("check_mine_uniformity", fig, table, measured)
+
+
+# The statistic of the uniformity check is about UNIFORMITY_SCALE x chi2(cells - 1) under
+# uniformity (boards of exactly `mines` distinct mines: see check_mine_uniformity).
+UNIFORMITY_SCALE = (BOARD.cells - BOARD.mines) / (BOARD.cells - 1)
+TRUNCATED = "printed truncated to two decimals"
+BLOG_BINS = "the blog's bins: one per count 0..70, no pooling"
+NULL_DRAWS = 20_000  # Monte Carlo draws of the unpooled statistic under the law
+
+
+def uniformity_null_range(level: Level = BOARD, coverage: float = 0.95) -> tuple[float, float]:
+    """The central `coverage` range of the uniformity statistic under uniformity:
+    (cells - mines) / (cells - 1) x chi2(cells - 1), the limit for many boards.
+
+        >>> [round(x, 2) for x in uniformity_null_range()]
+        [50.72, 94.63]
+    """
+    scale = (level.cells - level.mines) / (level.cells - 1)
+    tail = (1 - coverage) / 2
+    return (float(scale * sps.chi2.ppf(tail, level.cells - 1)), float(scale * sps.chi2.ppf(1 - tail, level.cells - 1)))
+
+
+def chi2_null_range(dof: int, coverage: float = 0.95) -> tuple[float, float]:
+    """The central `coverage` range of chi2(dof): where a Pearson statistic with enough
+    expected counts per bin falls under the null."""
+    tail = (1 - coverage) / 2
+    return float(sps.chi2.ppf(tail, dof)), float(sps.chi2.ppf(1 - tail, dof))
+
+
+def monte_carlo_null(probs, games: int, draws: int = NULL_DRAWS, seed=0) -> np.ndarray:
+    """`draws` values of Pearson's statistic over bins of probabilities `probs` when
+    `games` games follow that law (multinomial draws): the statistic's null distribution
+    where expected counts are too small for the chi-squared approximation."""
+    p = np.asarray(probs, float)
+    p = p / p.sum()
+    rng = np.random.default_rng(seed)
+    expected = games * p
+    stats = np.empty(draws)
+    for start in range(0, draws, 2_000):  # blocks bound the memory
+        x = rng.multinomial(games, p, size=min(2_000, draws - start))
+        stats[start:start + len(x)] = ((x - expected) ** 2 / expected).sum(axis=1)
+    return stats
+
+
+def central_range(draws: np.ndarray, coverage: float = 0.95) -> tuple[float, float]:
+    """The central `coverage` range of a sample (its percentiles)."""
+    tail = 100 * (1 - coverage) / 2
+    low, high = np.percentile(draws, [tail, 100 - tail])
+    return float(low), float(high)
+
+
+def blog_bins(observed, expected) -> tuple[np.ndarray, np.ndarray]:
+    """The blog's binning of the clicks-before-mine counts (support 0..safe cells):
+    one bin per number of safe clicks before the mine, 0..safe cells - 1 (the blog's
+    k = 70 on 9x9/10 is 71 bins), none pooled; the last value (every safe cell
+    clicked: a win, no mine exposed, probability 1/C(81, 10)) joins the last bin."""
+    o, e = np.asarray(observed, float), np.asarray(expected, float)
+    return np.r_[o[:-2], o[-2:].sum()], np.r_[e[:-2], e[-2:].sum()]
 
 
 def clicks_before_mine_law(level: Level = BOARD):
@@ -133,14 +213,19 @@ def clicks_before_mine_law(level: Level = BOARD):
 
 
 def check_clicks_before_mine(games: int = SIZES["quick"]["clicks_games"], seed: int = 0,
-                             executor="processes", alpha: float = 0.05, min_expected: float = 5.0) -> PaperResult:
+                             executor="processes", alpha: float = 0.05, min_expected: float = 5.0,
+                             null_draws: int = NULL_DRAWS) -> PaperResult:
     """Random clicks before a mine, without flood fill, against the hypergeometric law
     (blog: k = 70); the flood-fill distribution overlaid.
 
     Expected counts in the far tail are tiny (P(71 safe clicks) = 1/C(81,10)), so bins
     are pooled until each expects >= `min_expected` games, as Pearson's test requires.
-    Our k therefore grows with the number of games; the blog's k = 70 (72 possible
-    values) says it pooled almost nothing. Both k are reported.
+    Our k therefore grows with the number of games. The blog's k = 70 is one bin per
+    number of safe clicks before a mine, 0..70, none pooled (`blog_bins`): that test is
+    measured beside, on the same games, as the variant BLOG_BINS. Without pooling the
+    statistic is not chi2(70)-distributed (most tail bins expect far less than one game),
+    so its null range is drawn by Monte Carlo (`null_draws` multinomial draws of `games`
+    games under the law, seeded by `seed`); the pooled statistic's is chi2(k)'s.
     """
     import matplotlib.pyplot as plt
 
@@ -174,7 +259,21 @@ def check_clicks_before_mine(games: int = SIZES["quick"]["clicks_games"], seed: 
                  f"critical {test['critical']:.2f}, p = {test['p_value']:.3f}", fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    measured = _chi2_rows("Clicks before mine", test, games)
+    item = "Clicks before mine"
+    measured = _chi2_rows(item, test, games, null=chi2_null_range(test["dof"]), null_note=(
+        f"interval: the central 95% range of chi2({test['dof']}), the statistic's law under the null with every "
+        f"bin expecting >= {min_expected:g} games; a statistic inside it behaves as the null predicts"))
+    obs, exp = blog_bins(no_flood["observed"].to_numpy(), no_flood["expected"].to_numpy())
+    blog = chi2_gof(obs, exp, alpha=alpha)
+    draws = monte_carlo_null(exp, int(obs.sum()), draws=null_draws, seed=derive_seed(seed, {"null": BLOG_BINS}))
+    low, high = central_range(draws)
+    blog["p_value"] = float((draws >= blog["statistic"]).mean())  # chi2(70)'s p does not apply here
+    measured += _chi2_rows(item, blog, games, null=(low, high), variant=BLOG_BINS, null_note=(
+        f"p and interval by Monte Carlo: the central 95% range of the unpooled statistic under the law, from "
+        f"{null_draws:,} multinomial draws of {int(obs.sum()):,} games (chi2({blog['dof']})'s, "
+        f"{sps.chi2.ppf(0.025, blog['dof']):.2f}-{sps.chi2.ppf(0.975, blog['dof']):.2f}, does not apply: most tail "
+        "bins expect far less than one game); the range depends on the number of games, which the blog does not "
+        "state"))
     return PaperResult("check_clicks_before_mine", fig, table, measured)
 
 
@@ -277,7 +376,51 @@ def _success_measured(table: pd.DataFrame) -> list[dict]:
             "ci_low": r.runs_ci_low if r.learner else r.ci_low, "ci_high": r.runs_ci_high if r.learner else r.ci_high,
             "note": f"95% t-interval over {r.runs} runs (a learner's games share its state)" if r.learner
                     else f"95% Wilson interval; {r.runs} runs pooled"})
+    measured += _argmax_measured(table)
     return measured
+
+
+# The blog's "most notable" improvements (its closing discussion): (item, model a, model b,
+# quantity). The Semi-deterministic model's fallback is left open by the blog: the
+# Conditional fallback is measured beside as a variant.
+ARGMAX_GAINS = (
+    ("Conditional model", "conditional", "marginal",
+     "mine count with the largest success-rate gain over the Marginal model"),
+    ("Semi-deterministic model", "semi-deterministic", "graphical",
+     "mine count with the largest success-rate gain over the Graphical model"),
+    ("Semi-deterministic model", "semi-deterministic/conditional", "graphical",
+     "mine count with the largest success-rate gain over the Graphical model [variant: the Conditional model as its "
+     "fallback]"),
+)
+
+
+def largest_gain(table: pd.DataFrame, a: str, b: str) -> tuple[int, int, int] | None:
+    """(mine count where model a's success rate exceeds model b's the most, lowest and
+    highest mine count not excluded from being it), None when a pair is missing. A mine
+    count is excluded when its gain's 95% interval (`differences`) lies wholly below the
+    interval of the largest gain."""
+    ds = differences(table, a, b) if {a, b} <= set(table["model"]) else []
+    if not ds:
+        return None
+    top = max(ds, key=lambda d: d.diff)
+    near = [d.mines for d in ds if d.high >= top.low]
+    return top.mines, min(near), max(near)
+
+
+def _argmax_measured(table: pd.DataFrame) -> list[dict]:
+    rows = []
+    for item, a, b, quantity in ARGMAX_GAINS:
+        got = largest_gain(table, a, b)
+        if got is None:
+            continue
+        top, low, high = got
+        runs = int(table["runs"].iloc[0])
+        rows.append({"item": item, "quantity": quantity, "value": top, "ci_low": low, "ci_high": high,
+                     "games": int(table.loc[table["model"] == a, "games"].sum()),
+                     "note": f"argmax over mine counts {_mines_list(sorted(table['mines'].unique()))} of "
+                             f"{model_name(a)} minus {model_name(b)}; interval: the mine counts whose gain's 95% "
+                             f"interval reaches the largest gain's ({runs} runs per point, paired boards)"})
+    return rows
 
 
 def success_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -315,12 +458,23 @@ def _split(total: int, parts: int) -> list[int]:
     return [base + (1 if i < extra else 0) for i in range(parts)]
 
 
-def _chi2_rows(item: str, test: dict, games: int) -> list[dict]:
-    note = f"alpha = {test['alpha']}; p = {test['p_value']:.4f}"
+def _chi2_rows(item: str, test: dict, games: int, null: tuple[float, float] | None = None, null_note: str = "",
+               variant: str | None = None) -> list[dict]:
+    """The measured rows of a chi-squared test: statistic, critical value, degrees of
+    freedom. A statistic is a random draw: its interval is `null`, the central 95% range
+    of its distribution under the null hypothesis (explained by `null_note`), so a
+    published statistic inside it behaves as the null predicts, as ours does. `variant`
+    names a variant run beside: its quantities read "chi2 statistic [variant: ...]"."""
+    tag = f" [variant: {variant}]" if variant else ""
+    note = f"alpha = {test['alpha']}; p = {test['p_value']:.4f}" + (f"; {null_note}" if null_note else "")
+    stat = {"item": item, "quantity": "chi2 statistic" + tag, "value": test["statistic"], "games": games,
+            "note": note}
+    if null is not None:
+        stat.update(ci_low=float(null[0]), ci_high=float(null[1]))
     return [
-        {"item": item, "quantity": "chi2 statistic", "value": test["statistic"], "games": games, "note": note},
-        {"item": item, "quantity": "chi2 critical 0.05", "value": test["critical"], "games": games},
-        {"item": item, "quantity": "degrees of freedom", "value": test["dof"], "games": games},
+        stat,
+        {"item": item, "quantity": "chi2 critical 0.05" + tag, "value": test["critical"], "games": games},
+        {"item": item, "quantity": "degrees of freedom" + tag, "value": test["dof"], "games": games},
     ]
 
 
@@ -378,30 +532,57 @@ def uniformity_text(result: PaperResult) -> str:
 
 
 def clicks_text(result: PaperResult) -> str:
-    """Markdown commentary of `check_clicks_before_mine`: the test's verdicts and how much
-    each side pooled the tail (k against the possible number of values)."""
+    """Markdown commentary of `check_clicks_before_mine`: the test's verdicts, how much
+    each side pooled the tail (k against the possible number of values), and the blog's
+    unpooled bins measured beside (the variant BLOG_BINS), each statistic against its
+    central 95% range under the law."""
     ours, blog = _by_quantity(result), _published("Clicks before mine")
     stat, crit = ours["chi2 statistic"]["value"], ours["chi2 critical 0.05"]["value"]
     k, games = int(ours["degrees of freedom"]["value"]), int(ours["chi2 statistic"]["games"])
     k_blog = int(blog["degrees of freedom"])
     values = BOARD.safe_cells + 1  # 0 .. safe cells safe clicks
     p_value = float(sps.chi2.sf(stat, k))
+    b_stat = blog["chi2 statistic"]
 
     def pooled(dof):
         return f"the {values} possible values in {dof + 1} bins"
 
+    def inside(x, row):
+        lo, hi = row.get("ci_low", float("nan")), row.get("ci_high", float("nan"))
+        if np.isnan(lo) or np.isnan(hi):
+            return ""
+        return f"{'inside' if lo <= x <= hi else 'outside'} the central 95% range {lo:.2f}-{hi:.2f}"
+
     blog_pooled = values - (k_blog + 1)
-    return "\n".join([
+    lines = [
         "Tail bins whose expected count is below 5 are pooled (Pearson's test needs it); k therefore depends on "
-        "the number of games.",
+        "the number of games. A statistic is a random draw: each is held against the central 95% range of its "
+        "law under the null (the measured rows' interval), where a test behaving as the null predicts lands.",
         "",
         f"* **minelab**, {games:,} games without flood fill: chi2 = {stat:.2f}, k = {k} ({pooled(k)}), critical "
-        f"{crit:.2f}, p = {p_value:.3f}: {_test_verdict(stat, crit, 'the hypergeometric law')}.",
-        f"* **the blog** (published): chi2 = {blog['chi2 statistic']:g}, k = {k_blog} ({pooled(k_blog)}), critical "
+        f"{crit:.2f}, p = {p_value:.3f}: {_test_verdict(stat, crit, 'the hypergeometric law')}; "
+        f"{inside(stat, ours['chi2 statistic'])} of chi2({k}).",
+        f"* **the blog** (published): chi2 = {b_stat:g}, k = {k_blog} ({pooled(k_blog)}), critical "
         f"{blog['chi2 critical 0.05']:g}: "
-        f"{_test_verdict(blog['chi2 statistic'], blog['chi2 critical 0.05'], 'the hypergeometric law')}. "
-        f"Its k suggests it pooled {'little' if blog_pooled <= 2 else 'much'} of the tail.",
-    ])
+        f"{_test_verdict(b_stat, blog['chi2 critical 0.05'], 'the hypergeometric law')}. "
+        + (f"Its k is one bin per number of safe clicks before a mine, 0..{values - 2} (a game that exposes a mine "
+         "does so after at most that many), none pooled." if k_blog + 2 == values else
+         f"Its k suggests it pooled {'little' if blog_pooled <= 2 else 'much'} of the tail."),
+    ]
+    tag = f" [variant: {BLOG_BINS}]"
+    if "chi2 statistic" + tag in ours:
+        v = ours["chi2 statistic" + tag]
+        vk, vcrit = int(ours["degrees of freedom" + tag]["value"]), ours["chi2 critical 0.05" + tag]["value"]
+        lines += [
+            f"* **minelab with the blog's bins** (one per number of safe clicks before the mine, 0..{values - 2}, "
+            f"none pooled; the same games): chi2 = {v['value']:.2f}, k = {vk}, critical {vcrit:.2f}. Most tail bins "
+            f"expect far less than one game, so this statistic is not chi2({vk})-distributed: its central 95% range "
+            f"under the law, by Monte Carlo for {games:,} games, is {v['ci_low']:.2f}-{v['ci_high']:.2f} "
+            f"(chi2({vk})'s: {sps.chi2.ppf(0.025, vk):.2f}-{sps.chi2.ppf(0.975, vk):.2f}). Ours is "
+            f"{inside(v['value'], v).split(' the')[0]} it, the blog's {b_stat:g} {inside(b_stat, v).split(' the')[0]} "
+            "it (the range depends on the number of games, which the blog does not state).",
+        ]
+    return "\n".join(lines)
 
 
 MODEL_READINGS = {

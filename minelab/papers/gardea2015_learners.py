@@ -33,7 +33,35 @@ Our readings where the paper is silent:
   independently trained models (each run a new training seed, the same boards for every
   approach), never narrower than the Wilson interval of all its games (runs that all lose
   have no spread, not no uncertainty); the CSP's and the oracle's games are independent:
-  Wilson intervals.
+  Wilson intervals. Such a measured row carries `runs` (the ledger then holds the paper's
+  one run against one more run of ours).
+
+The board-size bounds we do not meet (paper profile: kernel ridge regression 0.30 on
+5x5x4 and 0.058 on 6x6x6, Q-learning 0.43 on 5x5x4, against "< 10%" and "< 5%"), and what
+the text allows to try (readings stated before the numbers were seen):
+* Mine counts. The paper states one small-board mine count for its learners, 4x4 with 3
+  mines (3/16); keeping that density instead of the CSP's 10/64 gives 5x5x5 and 6x6x7
+  (`variant_board_density`, run beside with the same seeds and budgets). Measured: kernel
+  ridge regression 0.018 on 6x6x7 (meets < 5%: a tested cause), 0.13 on 5x5x5 and
+  Q-learning 0.16 on 5x5x5 (both still above 10%); the classifiers and Q-learning on
+  6x6 meet their bounds under either reading.
+* Algorithm 2 (the paper's first Q-learner): 0.137 on 5x5x4, above 10%. Algorithm 2 on
+  5x5x5 does win under 10%, but that pairs two readings chosen after each failed alone,
+  and the paper's results are naturally its improved Algorithm 3: not counted.
+* Kernel ridge regression's kernel: the text writes K_ij = <x_i, x_j> (a linear kernel)
+  and calls the method "linear regression" in its results; `gardea-krr` picks rbf or
+  laplacian by cross-validation and has no option for the linear kernel yet (an agent
+  option, outside this module). An exploratory run with the linear kernel alone (same
+  seeds, 3,000 states, 5 x 2,000 games) won 0.13 on 5x5x4 and 0.02 on 6x6x6: it would
+  not meet "< 10%" on 5x5 either.
+* Training budgets: the paper states none, and they decide these bounds. Kernel ridge
+  regression wins 0.05 on 5x5x4 (bound met) at the quick profile's 1,000 training states
+  and 0.30 at the paper profile's 3,000. An exploratory sweep of Q-learning's budget (same
+  seeds) found none that meets both statements of its sentence at 10/64: 4x4x3 reaches
+  about 0.65 only from about 30,000 training games, where 5x5x4 already wins 0.17. That
+  the paper trained less on 5x5 than we do stays a possibility the text neither states
+  nor excludes, and a budget picked to fit would be a reading chosen to match: the
+  differences are open.
 """
 from __future__ import annotations
 
@@ -75,6 +103,13 @@ RADII = (1, 2, 3)
 FEATURES_LEVEL = "8x8x10"
 KRR_LEVEL = "4x4x3"
 KRR_SIZES = (50, 100, 200, 400, 800, 1600)
+# The other mine-count reading of the small boards (see the module docstring): the 3/16
+# density of the one small board whose mines the paper states for its learners (4x4 with
+# 3 mines, the regression figure): 5x5x5 and 6x6x7, where minelab's 10/64 gives 5x5x4 and
+# 6x6x6 (both give 4x4x3). Run beside by `variant_board_density`.
+KRR_DENSITY = 3 / 16
+DENSITY_VARIANT = "{level}, the 3/16 mine density of the paper's 4x4x3"
+DENSITY_VARIANT_SIDES = (5, 6)
 
 # Run sizes per profile. games: per (approach, board, run); runs: independently trained
 # models per point; samples / krr_states / q_games: each learner's training budget
@@ -327,6 +362,13 @@ def _draw_published(ax, published: pd.DataFrame) -> None:
                     fontsize=6.5, color="r")
 
 
+def _is_reference(r) -> bool:
+    """A published row that is a reference the paper quotes, not its own measurement (its
+    `twin` says "none: ..."; the beginning player's 35%)."""
+    twin = getattr(r, "twin", "")
+    return (isinstance(twin, str) and twin.strip().lower().startswith("none")) or "(reference)" in r.quantity
+
+
 def _published_marks(item: str, xof) -> pd.DataFrame:
     """Published rows of `item` as plot marks: x from `xof(quantity)` (None: not drawn)."""
     marks = []
@@ -334,10 +376,11 @@ def _published_marks(item: str, xof) -> pd.DataFrame:
         x = xof(r.quantity)
         if x is None:
             continue
-        word = {"≈": "~", "<": "< ", "": ""}.get(r.relation, r.relation)
+        relation = "" if _is_reference(r) else r.relation  # a reference: a plain mark, no relation
+        word = {"≈": "~", "<": "< ", "": ""}.get(relation, relation)
         who = r.quantity.split(" win rate")[0]
         marks.append({"x": x, "value": float(r.value), "ci_low": float(r.ci_low), "ci_high": float(r.ci_high),
-                      "relation": r.relation, "label": f"{who} {word}{float(r.value):.0%}",
+                      "relation": relation, "label": f"{who} {word}{float(r.value):.0%}",
                       "group": f"every learner {word}{float(r.value):.0%}"})
     df = pd.DataFrame(marks, columns=["x", "value", "ci_low", "ci_high", "relation", "label", "group"])
     # one mark per statement: "each learner < 10%" is one published bound, held against four learners
@@ -361,10 +404,13 @@ def _measured(item: str, table: pd.DataFrame) -> list[dict]:
     for r in table.itertuples():
         value, low, high = _interval(r, "win")
         learner = _is_learner(r.approach)
-        rows.append({"item": item, "quantity": f"{r.approach} win rate, {r.level}", "value": value, "ci_low": low,
-                     "ci_high": high, "games": int(r.games),
-                     "note": (f"95% t-interval over {r.runs} independently trained models" if learner
-                              else "95% Wilson interval")})
+        row = {"item": item, "quantity": f"{r.approach} win rate, {r.level}", "value": value, "ci_low": low,
+               "ci_high": high, "games": int(r.games),
+               "note": (f"mean of {r.runs} independently trained models, 95% t-interval over them (never narrower "
+                        "than Wilson's over all games)" if learner else "95% Wilson interval")}
+        if learner:  # a mean over independent runs: the ledger judges one published run against one more of ours
+            row["runs"] = int(r.runs)
+        rows.append(row)
     return rows
 
 
@@ -445,7 +491,7 @@ def fig_classifier_features(games: int = _Q["games"], runs: int = _Q["runs"], sa
         first = table.loc[neg.index[0]]
         measured.append({"item": "Classifier features", "quantity": "share of negative labels in the training data",
                          "value": float(first.negative_share), "ci_low": float(first.negative_share_t_low),
-                         "ci_high": float(first.negative_share_t_high), "games": None,
+                         "ci_high": float(first.negative_share_t_high), "games": None, "runs": int(first.runs),
                          "note": f"minelab's §III-B generator at its defaults on {level}, {int(first.runs)} "
                                  f"training sets of {run['samples']:,} samples each; 95% t-interval over them"})
     return PaperResult("fig_classifier_features", fig, table, measured)
@@ -472,6 +518,34 @@ def fig_regression_iterations(games: int = _Q["games"], runs: int = _Q["runs"],
     return PaperResult("fig_regression_iterations", fig, table, measured)
 
 
+def variant_board_density(games: int = _Q["games"], runs: int = _Q["runs"], samples: int = _Q["samples"],
+                          krr_states: int = _Q["krr_states"], q_games: int = _Q["q_games"],
+                          accuracy_states: int = _Q["accuracy_states"], seed: int = 0, executor="processes",
+                          sides=DENSITY_VARIANT_SIDES) -> PaperResult:
+    """The board-size figure's learners (and Algorithm 2) at the other mine-count reading
+    the text allows: the 3/16 density of the paper's 4x4x3 (`KRR_DENSITY`: 5x5x5, 6x6x7)
+    instead of the 10/64 of 8x8x10. The same training seeds, budgets and sizes as
+    `fig_board_size`; each learner trained on the level it plays. Its measured rows are
+    variants of the published board-size bounds: "<learner> win rate, 5x5x4 [variant:
+    5x5x5, the 3/16 mine density of the paper's 4x4x3]"."""
+    run = _run_sizes(games, runs, samples, krr_states, q_games, accuracy_states)
+    levels = [square_level(int(n), KRR_DENSITY) for n in sides]
+    tasks = _tasks(_entries(run, variants=tuple(VARIANTS), csp=False, oracles=()), levels, run["games"], run["runs"],
+                   seed, run["accuracy_states"])
+    table = summary(_run(tasks, executor))
+    marks = _published_marks("Board size", _side_of)
+    marks = marks[marks["x"].isin([int(n) for n in sides])]
+    fig = _panels(table, "side", "board side n (n x n, 3/16 of the cells are mines, as the paper's 4x4x3)",
+                  f"The learners at the 3/16 density of 4x4x3 (a reading the paper allows): {run['games']:,} games x "
+                  f"{run['runs']} trained models per learner and point", published=marks)
+    measured = []
+    for m, r in zip(_measured("Board size", table), table.itertuples()):
+        main_level = square_level(int(r.side))
+        m["quantity"] = (f"{r.approach} win rate, {main_level} [variant: {DENSITY_VARIANT.format(level=r.level)}]")
+        measured.append(m)
+    return PaperResult("variant_board_density", fig, table, measured)
+
+
 # ---------------------------------------------------------------------- texts
 # The notebook's commentary: every number and verdict computed from the result and
 # data/published/gardea2015.csv.
@@ -486,13 +560,13 @@ def _verdict_lines(result: PaperResult, item: str) -> list[str]:
     lines = []
     for r in _published(item).itertuples():
         m = ours.get(r.quantity)
-        if not r.relation:
+        if not r.relation or _is_reference(r):
             continue
         if m is None:
             lines.append(f"* {r.quantity}: published {r.relation} {r.value:g}; not measured in this run.")
             continue
         v = report.verdict(r.relation, float(r.value), float(r.ci_low), float(r.ci_high), m["value"],
-                           m.get("ci_low", float("nan")), m.get("ci_high", float("nan")))
+                           m.get("ci_low", float("nan")), m.get("ci_high", float("nan")), runs=m.get("runs"))
         lines.append(f"* {r.quantity}: published {r.relation} {r.value:g}; minelab "
                      f"{_fmt(m['value'], m.get('ci_low', float('nan')), m.get('ci_high', float('nan')))}: **{v}**.")
     return lines
@@ -521,11 +595,32 @@ def board_size_text(result: PaperResult) -> str:
                          f"({', '.join(beaten) if beaten else 'none'}).")
     big = t[(t["side"] == t["side"].max()) & (t["approach"] == CSP[0])]
     ref = _published("Board size")
-    ref = ref[ref["relation"] == ""]
+    ref = ref[[_is_reference(r) for r in ref.itertuples()]]
     if len(big) and len(ref):
         r = big.iloc[0]
         lines.append(f"* The beginning player's {float(ref.iloc[0].value):.0%} on 8x8 (a reference the paper quotes, "
                      f"not a measurement): the CSP wins {r.win_rate:.3f} on {r.level}.")
+    return "\n".join(lines)
+
+
+def density_variant_text(result: PaperResult) -> str:
+    """`variant_board_density`'s rows against the published board-size bounds (each row is
+    a variant of the published quantity before its " [variant: ...]")."""
+    from .. import report
+
+    pub = _published("Board size").set_index("quantity")
+    lines = ["**The 3/16 density of the paper's 4x4x3** (a reading the text allows; minelab's figure keeps the "
+             "10/64 of 8x8x10), each learner against the paper's bound for its board side:", ""]
+    for m in result.measured:
+        base = m["quantity"].split(" [variant: ")[0]
+        level = m["quantity"].split(" [variant: ")[1].split(",")[0]
+        if base not in pub.index or not pub.loc[base, "relation"]:
+            continue
+        r = pub.loc[base]
+        v = report.verdict(r.relation, float(r.value), float(r.ci_low), float(r.ci_high), m["value"], m["ci_low"],
+                           m["ci_high"], runs=m.get("runs"))
+        lines.append(f"* {base.split(' win rate')[0]} on {level} (published for {base.rsplit(', ', 1)[1]}: "
+                     f"{r.relation} {float(r.value):g}): {_fmt(m['value'], m['ci_low'], m['ci_high'])}, **{v}**.")
     return "\n".join(lines)
 
 

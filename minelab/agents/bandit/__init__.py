@@ -37,6 +37,12 @@ published numbers:
                program clicks, for the agent, the first zero cell in a column-major
                scan, which the agent neither chooses nor learns. "agent" (text): the
                agent makes its first click itself (with the level's rule, e.g. `safe`).
+               "first-zero-only" (a reading of the program, not its known behaviour;
+               Table II variants): as "first-zero", but a board without a zero cell
+               gets no opening click at all (the program's scan finds nothing to
+               click) and the agent makes its first decision on the covered board,
+               which may hit a mine. "first-zero" clicks the first safe cell of the
+               scan instead (minelab's choice: what the program does then is not known).
   end_learning "last-all" (program): every (covered tile, window) pair of the last
                decision's board, the chosen one included (so it counts twice).
                "last-passed-over" (text): the pairs passed over at that decision only.

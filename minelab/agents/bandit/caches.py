@@ -26,8 +26,10 @@ from .keys import RING, board_code, state_action_key, window_key, window_words
 from .table import action_value, table_find
 
 # BanditWork.counters (int64) fields: flags placed this game, decisions this game, the
-# last decision's target and window, moves of the last step
-WC_NFLAGS, WC_DECISIONS, WC_LAST_T, WC_LAST_K, WC_NMOVES = range(5)
+# last decision's target and window, moves of the last step, whether the program's
+# opening was tried this game (first_move "first-zero-only": a board without a zero
+# gets no opening click)
+WC_NFLAGS, WC_DECISIONS, WC_LAST_T, WC_LAST_K, WC_NMOVES, WC_OPENED = range(6)
 N_WORK_COUNTERS = 8
 UNSYNCED = 127  # `synced` value that differs from every view value
 NO_KEY = -2  # `action_keys` value that differs from every key (and from EMPTY)

@@ -11,8 +11,8 @@ from ...engine import kernel
 
 POLICIES = ("greedy", "egreedy", "ucb")
 P_GREEDY, P_EGREEDY, P_UCB = range(3)
-FIRST_MOVES = ("first-zero", "agent")
-FIRST_ZERO, FIRST_AGENT = range(2)
+FIRST_MOVES = ("first-zero", "agent", "first-zero-only")
+FIRST_ZERO, FIRST_AGENT, FIRST_ZERO_ONLY = range(3)
 END_LEARNING = ("last-all", "last-passed-over")
 END_ALL, END_PASSED_OVER = range(2)
 UCB_BONUS = ("certainty", "optimism")

@@ -38,11 +38,12 @@ from .caches import (
     WC_LAST_T,
     WC_NFLAGS,
     WC_NMOVES,
+    WC_OPENED,
     after_learning,
     invalidate,
     sync,
 )
-from .config import END_PASSED_OVER, FIRST_ZERO, MODE_STATE_ACTION, P_EGREEDY, P_UCB, pairs_rule
+from .config import END_PASSED_OVER, FIRST_ZERO, FIRST_ZERO_ONLY, MODE_STATE_ACTION, P_EGREEDY, P_UCB, pairs_rule
 from .keys import board_code, state_action_key, window_key, window_words
 from .policies import lowest_window, pick_target, random_action, ucb_scores
 from .table import TM_PERFECT, TM_SIZE, TM_T, action_value, table_learn, table_room
@@ -67,9 +68,11 @@ def click(gs, ws, cell, deal_rng):
 
 
 @kernel
-def first_zero_click(gs, ws, deal_rng):
+def first_zero_click(gs, ws, deal_rng, safe_fallback):
     """The authors' program's opening: the first zero cell in a column-major scan from
-    the top-left (the first safe cell if the board has no zero); not the agent's."""
+    the top-left; not the agent's. A board without a zero: with `safe_fallback` the
+    first safe cell of the scan is clicked (first_move "first-zero", minelab's choice),
+    without it nothing is (first_move "first-zero-only"). Returns whether it clicked."""
     rows = gs.spec[SP_ROWS]
     cols = gs.spec[SP_COLS]
     if gs.counters[ST_DEALT] == 0:
@@ -83,10 +86,13 @@ def first_zero_click(gs, ws, deal_rng):
             if mine[i] == 0 and gs.shown[i] == COVERED:
                 if counts[i] == 0:
                     click(gs, ws, i, deal_rng)
-                    return
+                    return True
                 if fallback < 0:
                     fallback = i
+    if not safe_fallback:
+        return False
     click(gs, ws, fallback, deal_rng)
+    return True
 
 
 # ------------------------------------------------------------------ learning
@@ -197,11 +203,15 @@ def bandit_step(gs, ws, tb, cfg, deal_rng, agent_rng, incremental):
     w[WC_NMOVES] = 0
     if st[ST_STATUS] != ONGOING:
         return
-    if cfg.first_move == FIRST_ZERO and st[ST_CLICKS] == 0:  # the program's opening, not a decision
-        first_zero_click(gs, ws, deal_rng)
-        if st[ST_STATUS] != ONGOING:
-            end_of_game(gs, ws, tb, cfg)
-        return
+    if st[ST_CLICKS] == 0 and (cfg.first_move == FIRST_ZERO or (cfg.first_move == FIRST_ZERO_ONLY
+                                                                 and w[WC_OPENED] == 0)):
+        # the program's opening, not a decision ("first-zero-only" on a board without a
+        # zero: no opening, and this step is the agent's first decision, on a covered board)
+        w[WC_OPENED] = 1
+        if first_zero_click(gs, ws, deal_rng, cfg.first_move == FIRST_ZERO):
+            if st[ST_STATUS] != ONGOING:
+                end_of_game(gs, ws, tb, cfg)
+            return
     # bring the caches up to date (UCB scores every action anew)
     if not incremental:
         invalidate(ws)

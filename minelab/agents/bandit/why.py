@@ -22,10 +22,10 @@ from typing import NamedTuple
 import numpy as np
 
 from ...cells import COVERED, FLAG, REVEAL, UNFLAG
-from ...engine import SP_MINES, ST_CLICKS, kernel, random_covered_cell
+from ...engine import SP_MINES, ST_CLICKS, ST_DEALT, deal_first_click, kernel, random_covered_cell
 from ..why import at, count, num, signed
-from .caches import WC_DECISIONS, WC_LAST_K, WC_LAST_T, WC_NMOVES, better, ring_cells
-from .config import FIRST_ZERO, MODE_STATE_ACTION, P_EGREEDY, P_UCB, UCB_CERTAINTY, pairs_rule
+from .caches import WC_DECISIONS, WC_LAST_K, WC_LAST_T, WC_NMOVES, WC_OPENED, better, ring_cells
+from .config import FIRST_ZERO, FIRST_ZERO_ONLY, MODE_STATE_ACTION, P_EGREEDY, P_UCB, UCB_CERTAINTY, pairs_rule
 from .keys import DIRECTION_NAMES, board_code, state_action_key, window_key, window_words
 from .policies import random_action
 from .table import TM_T, action_value, table_find
@@ -100,7 +100,7 @@ def before_step(agent, game, ws) -> Before:
     the random pair)."""
     cfg = agent.cfg
     gs = game._gs
-    opening = cfg.first_move == FIRST_ZERO and gs.counters[ST_CLICKS] == 0
+    opening = _opens(cfg, game, ws)
     decisions = int(ws.counters[WC_DECISIONS])
     if opening or cfg.policy != P_EGREEDY:
         return Before(opening, decisions, False, (), False)
@@ -118,6 +118,24 @@ def before_step(agent, game, ws) -> Before:
     key = action_key_of(view, ws.ring_cell, a // 8, a % 8, cfg.symmetries, cfg.mode)
     q, nn = action_value(agent.keys.arrays(), table_find(agent.keys.arrays(), key))
     return Before(opening, decisions, True, (a // 8, a % 8, float(q), int(nn)), bool(cfg.flags or q < 0))
+
+
+def _opens(cfg, game, ws) -> bool:
+    """Whether the step about to be made is the program's opening click: always its first
+    with first_move "first-zero"; with "first-zero-only" only if the board has a zero
+    cell (dealt on a copy when not dealt yet, with a copy of the game's stream)."""
+    gs = game._gs
+    if gs.counters[ST_CLICKS] != 0 or cfg.first_move not in (FIRST_ZERO, FIRST_ZERO_ONLY):
+        return False
+    if cfg.first_move == FIRST_ZERO:
+        return True
+    if ws.counters[WC_OPENED]:
+        return False
+    if not gs.counters[ST_DEALT]:
+        twin = copy.deepcopy(game)
+        deal_first_click(twin._gs, 0, twin._rng)
+        gs = twin._gs
+    return bool(((gs.mine == 0) & (gs.counts == 0)).any())
 
 
 def explain_step(agent, game, ws, before: Before) -> str:
