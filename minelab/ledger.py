@@ -279,6 +279,28 @@ def ledger_lines(published: pd.DataFrame, measured: pd.DataFrame, causes: pd.Dat
                                        "category", "how"])
 
 
+def cause_summary(published: pd.DataFrame, measured: pd.DataFrame, causes: pd.DataFrame) -> pd.DataFrame:
+    """Per tested cause (its text, within one item): on how many published numbers its
+    variant was run and how many it reproduces. A cause that reproduces only some of the
+    numbers it was tested on is weaker evidence than the per-number verdicts suggest: the
+    REPORT shows this beside the ledger."""
+    by_key: dict = {}
+    for r in measured.to_dict("records"):
+        by_key.setdefault((r["item"], r["quantity"]), []).append(r)
+    pubs = {(p["item"], p["quantity"]): p for p in published.to_dict("records")}
+    rows: dict = {}
+    for c in causes.to_dict("records"):
+        p = pubs.get((c["item"], c["quantity"]))
+        variant = pick_measured(by_key.get((c["item"], c["variant"]), []))
+        if p is None or variant is None:
+            continue
+        row = rows.setdefault((c["item"], c["cause"]), {"item": c["item"], "cause": c["cause"], "tested on": 0,
+                                                       "reproduces": 0})
+        row["tested on"] += 1
+        row["reproduces"] += judge(p, variant)[0] in ("agrees", "bound met")
+    return pd.DataFrame(list(rows.values()), columns=["item", "cause", "tested on", "reproduces"])
+
+
 def counts(lines: pd.DataFrame) -> dict:
     """The ledger's figures for a set of lines: published numbers, with a twin, each category."""
     out = {"published": len(lines)}
@@ -290,5 +312,5 @@ def counts(lines: pd.DataFrame) -> dict:
     return out
 
 
-__all__ = ["CATEGORIES", "GOOD", "verdict", "judge", "classify", "ledger_lines", "counts", "rounding_of",
-           "is_proportion", "pick_measured", "fmt_value"]
+__all__ = ["CATEGORIES", "GOOD", "verdict", "judge", "classify", "ledger_lines", "counts", "cause_summary",
+           "rounding_of", "is_proportion", "pick_measured", "fmt_value"]

@@ -33,7 +33,8 @@ import pandas as pd
 
 from ._version import __version__
 from .atomic import atomic_write
-from .ledger import (CATEGORIES as _CATEGORIES, CAUSES_COLUMNS as _CAUSES_COLUMNS, counts as _counts,
+from .ledger import (CATEGORIES as _CATEGORIES, CAUSES_COLUMNS as _CAUSES_COLUMNS, cause_summary as _cause_summary,
+                     counts as _counts,
                      fmt_value as _fmt_value, judge as _judge, ledger_lines as _ledger_lines,
                      rounding_of as _rounding_of, verdict)
 from .paths import figures_root, published_dir
@@ -678,6 +679,26 @@ def ledger_markdown(all_lines: pd.DataFrame) -> list[str]:
         _pipe_table([_md_cell(h) for h in _LEDGER_HEADER], [[str(x) for x in r] for r in rows]), ""]
 
 
+def causes_markdown(published_dir=None) -> list[str]:
+    """The tested causes, each with how many of the published numbers it was run against
+    it reproduces (minelab.ledger.cause_summary), per paper."""
+    causes = load_causes(published_dir)
+    rows = []
+    for p in PAPERS:
+        part = causes[causes["paper"] == p]
+        if part.empty:
+            continue
+        summary = _cause_summary(_published_or_empty(p, published_dir), load_measured(p), part)
+        rows += [[p, r["item"], r["cause"], str(r["tested on"]), str(r["reproduces"])]
+                 for r in summary.to_dict("records")]
+    if not rows:
+        return []
+    return ["### Tested causes: how often each reproduces the numbers it was run against", "",
+            "A variant that reproduces some numbers of an item and not others is weaker evidence than each "
+            "number's verdict alone suggests (several variants tried on one number can match one by chance).", "",
+            _pipe_table(["paper", "item", "cause (the variant run beside)", "tested on", "reproduces"], rows), ""]
+
+
 def _item_section(paper: str, it: dict, folder: Path, base: Path, published: pd.DataFrame,
                   measured: pd.DataFrame, lines: pd.DataFrame) -> list[str]:
     item = it["item"]
@@ -725,6 +746,7 @@ def build_report(path: str | os.PathLike | None = None, *,
         "game count (or runs), and the profile they were run with). Written by `minelab.report.build_report()` "
         "(`make reproduce`) from the data; do not edit by hand.", "",
         *ledger_markdown(all_lines),
+        *causes_markdown(published_dir),
         "| paper | figures and tables | with a notebook | measured numbers |",
         "|---|---:|---:|---:|",
     ]
@@ -755,7 +777,8 @@ def build_report(path: str | os.PathLike | None = None, *,
     return _write_text(path, text)
 
 
-__all__ = ["PAPERS", "PROFILES", "RELATIONS", "verdict", "ledger", "load_causes", "ledger_markdown", "PaperResult",
+__all__ = ["PAPERS", "PROFILES", "RELATIONS", "verdict", "ledger", "load_causes", "ledger_markdown", "causes_markdown",
+           "PaperResult",
            "publish", "output_name", "figures_dir",
            "save_figure", "save_table",
            "markdown_table", "record_measured", "load_measured", "load_published", "load_items", "compare",

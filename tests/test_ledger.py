@@ -150,3 +150,12 @@ def test_fmt_value_says_runs_and_games():
     assert ledger.fmt_value(0.5, NAN, NAN, 1000) == "0.5, 1,000 games"
     assert ledger.fmt_value(NAN) == ""
     assert math.isnan(ledger.counts(pd.DataFrame({"category": [ledger.NOT_YET]}))["explained share"])
+
+
+def test_cause_summary_counts_what_each_variant_reproduces():
+    published = pd.DataFrame([pub(quantity="a"), pub(quantity="b")])
+    measured = pd.DataFrame([meas(0.5, 0.49, 0.51, quantity="a [v]"), meas(0.3, 0.29, 0.31, quantity="b [v]")])
+    causes = pd.DataFrame([{"item": "Table 1", "quantity": q, "variant": f"{q} [v]", "cause": "v", "experiment": ""}
+                           for q in ("a", "b")])
+    row = ledger.cause_summary(published, measured, causes).iloc[0]
+    assert (row["tested on"], row["reproduces"]) == (2, 1)

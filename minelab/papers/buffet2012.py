@@ -369,7 +369,8 @@ def _figure(table: pd.DataFrame, formats):
 
 
 # ---------------------------------------------------------------------- HCSP's tie rule (§2.2)
-HCSP_LEVELS = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")  # Table 1's standard levels
+# every format where Table 1 prints an HCSP number (not 1x3x1)
+HCSP_LEVELS = tuple(lv for _, lv in FORMATS if lv != "1x3x1")
 HCSP_DEFAULT = "default"
 # name: (agent, its parameters, what the variant changes against the default). Each is a
 # reading of Buffet §2.2 (see hcsp_variants), run on the boards of Table 1's HCSP column.
