@@ -582,7 +582,8 @@ def _comparison_rows(pub: pd.DataFrame, meas: pd.DataFrame, lines: pd.DataFrame)
         seen.add(key)
         line = by_line[key]
         published = line["published"] + " (published)"
-        rows.append([p["quantity"], published, line["minelab"] or "—", line["profile"], line["verdict"]])
+        how = f" [{line['how']}]" if line["how"] else ""  # which test decided it
+        rows.append([p["quantity"], published, line["minelab"] or "—", line["profile"], line["verdict"] + how])
         for m in measured_by_key.get(key, []):
             if m["profile"] == line["profile"]:
                 continue
