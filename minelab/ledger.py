@@ -107,6 +107,9 @@ def _equal_test(published, pub_low, pub_high, ours, low, high, pub_games, games,
     return low - rounding <= published <= high + rounding, "published value in our 95% interval"
 
 
+# verdict takes both sides' numbers as plain arguments (12: the published value, range and
+# count, ours with its interval, count and runs, the printed rounding, the kind) so that a
+# notebook can judge any pair of numbers without building rows; `judge` takes rows.
 def verdict(relation: str, published: float, pub_low: float, pub_high: float,
             ours: float, low: float, high: float, *, pub_games=None, games=None, runs=None,
             rounding: float = 0.0, proportion: bool = False) -> str:

@@ -587,7 +587,7 @@ def _transfer(agent: str, params: dict, settings, train_games, test_games, seed,
 
 
 def _transfer_result(name, title, agent, params, settings, item, train_games, test_games, seed, executor,
-                     replicates) -> PaperResult:
+                     replicates) -> PaperResult:  # 11 arguments: Tables III and IV's two public signatures, passed on
     def once(seed):
         table, measured = _transfer(agent, params, settings, train_games, test_games, seed, executor, item)
         return PaperResult(name, None, table, measured)
