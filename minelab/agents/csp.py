@@ -145,12 +145,10 @@ def frontier_distance(view, nbr, nbr_count, dist, queue):
 
 
 @step
-def least_probable(view, nbr, nbr_count, s, prob, tie_rule, rng):
-    """The covered cell not in s.known of least mine probability `prob`, ties broken by
-    `tie_rule` (s.dist, s.queue, s.tied are scratch)."""
+def least_probable_cells(view, known, prob, tied):
+    """Write into `tied` the covered cells not in `known` whose mine probability is within
+    TIE_TOLERANCE of the least; return how many."""
     n = view.shape[0]
-    known = s.known
-    tied = s.tied
     best = 2.0
     for i in range(n):
         if view[i] < 0 and known[i] == 0 and prob[i] < best:
@@ -160,18 +158,33 @@ def least_probable(view, nbr, nbr_count, s, prob, tie_rule, rng):
         if view[i] < 0 and known[i] == 0 and prob[i] <= best + TIE_TOLERANCE:
             tied[n_tied] = i
             n_tied += 1
+    return n_tied
+
+
+@step
+def keep_closest(tied, n_tied, dist):
+    """Keep, in order at the front of `tied`, the first n_tied cells' closest ones by
+    `dist`; return how many."""
+    closest = dist[tied[0]]
+    for t in range(1, n_tied):
+        closest = min(closest, dist[tied[t]])
+    kept = 0
+    for t in range(n_tied):
+        if dist[tied[t]] == closest:
+            tied[kept] = tied[t]
+            kept += 1
+    return kept
+
+
+@step
+def least_probable(view, nbr, nbr_count, s, prob, tie_rule, rng):
+    """The covered cell not in s.known of least mine probability `prob`, ties broken by
+    `tie_rule` (s.dist, s.queue, s.tied are scratch)."""
+    tied = s.tied
+    n_tied = least_probable_cells(view, s.known, prob, tied)
     if tie_rule == TIE_FRONTIER and n_tied > 1:
-        dist = s.dist
-        frontier_distance(view, nbr, nbr_count, dist, s.queue)
-        closest = n + 2
-        for t in range(n_tied):
-            closest = min(closest, dist[tied[t]])
-        kept = 0
-        for t in range(n_tied):
-            if dist[tied[t]] == closest:
-                tied[kept] = tied[t]
-                kept += 1
-        n_tied = kept
+        frontier_distance(view, nbr, nbr_count, s.dist, s.queue)
+        n_tied = keep_closest(tied, n_tied, s.dist)
     if n_tied == 1:
         return tied[0]
     return tied[uniform_below(rng, n_tied)]
@@ -187,15 +200,7 @@ def least_probable_variant(view, nbr, nbr_count, cols, s, prob, tie_rule, rng):
     n = view.shape[0]
     known = s.known
     tied = s.tied
-    best = 2.0
-    for i in range(n):
-        if view[i] < 0 and known[i] == 0 and prob[i] < best:
-            best = prob[i]
-    n_tied = 0
-    for i in range(n):
-        if view[i] < 0 and known[i] == 0 and prob[i] <= best + TIE_TOLERANCE:
-            tied[n_tied] = i
-            n_tied += 1
+    n_tied = least_probable_cells(view, known, prob, tied)
     frontier = (tie_rule >> 2) & 3
     metric = (tie_rule >> 4) & 3
     ties = (tie_rule >> 6) & 1
@@ -222,13 +227,11 @@ def least_probable_variant(view, nbr, nbr_count, cols, s, prob, tie_rule, rng):
                 n_src += 1
         if n_src > 0:
             dist = s.dist
-            far = 4 * n * n + 4
-            closest = far
             for t in range(n_tied):
                 c = tied[t]
                 r0 = c // cols
                 c0 = c % cols
-                d = far
+                d = 4 * n * n + 4
                 for q in range(n_src):
                     dr = abs(src[q] // cols - r0)
                     dc = abs(src[q] % cols - c0)
@@ -241,14 +244,7 @@ def least_probable_variant(view, nbr, nbr_count, cols, s, prob, tie_rule, rng):
                     if m < d:
                         d = m
                 dist[c] = d
-                if d < closest:
-                    closest = d
-            kept = 0
-            for t in range(n_tied):
-                if dist[tied[t]] == closest:
-                    tied[kept] = tied[t]
-                    kept += 1
-            n_tied = kept
+            n_tied = keep_closest(tied, n_tied, dist)
     if n_tied == 1 or ties == TIES_SCAN:
         return tied[0]
     return tied[uniform_below(rng, n_tied)]

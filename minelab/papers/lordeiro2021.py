@@ -517,26 +517,34 @@ def table2_mab_vs_state_action(table2_games: int = SIZES["quick"]["table2_games"
 
 
 def _table2_once(table2_games: int, seed: int, executor, mines) -> PaperResult:
+    agents = [(kind, name, p, RULE) for kind, name, p in TABLE2_AGENTS]
+    return table2_runs(table2_games, seed, executor, mines, agents, "table2_mab_vs_state_action")
+
+
+def table2_runs(table2_games: int, seed: int, executor, mines, agents, name: str) -> PaperResult:
+    """One run of Table II's experiment for `agents` ((label, agent, params, first-click
+    rule) each; a label starting "SA" records state-action pairs): win rate so far and
+    actions recorded after table2_games/10 and table2_games games on 4x4 with `mines`."""
     tasks = {}
     for m in mines:
-        for kind, name, p in TABLE2_AGENTS:
-            tasks[f"{kind}|{m}"] = train_spec(name, p, [(f"4x4x{m}:{RULE}", table2_games)], seed=seed)
+        for label, agent, p, rule in agents:
+            tasks[f"{label}|{m}"] = train_spec(agent, p, [(f"4x4x{m}:{rule}", table2_games)], seed=seed)
     cv = curves(_run(tasks, executor))
     checkpoints = sorted({max(1, table2_games // 10), table2_games})
     rows, measured = [], []
     for label, part in cv.groupby("label", sort=False, observed=True):
         kind, m = label.split("|")
+        what = "pairs recorded" if kind.startswith("SA") else "actions recorded"
         for cp in checkpoints:
             r = part[part["games_end"] <= cp].iloc[-1]
             rows.append({"agent": kind, "mines": int(m), "games": int(r.games_end), "wins": int(r.cum_wins),
                          "win_rate": r.win_rate, "ci_low": r.ci_low, "ci_high": r.ci_high, "recorded": int(r.actions)})
-            what = "pairs recorded" if kind == "SA" else "actions recorded"
             setting = f"4x4x{m}, {int(r.games_end)} games"
             measured += [{"item": "Table II", "quantity": f"{kind} win rate, {setting}", "value": r.win_rate,
                           "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games_end)},
                          {"item": "Table II", "quantity": f"{kind} {what}, {setting}", "value": int(r.actions),
                           "games": int(r.games_end), "note": "one run (a count)"}]
-    return PaperResult("table2_mab_vs_state_action", None, pd.DataFrame(rows), measured)
+    return PaperResult(name, None, pd.DataFrame(rows), measured)
 
 
 # ---------------------------------------------------------------------- Tables III-IV

@@ -79,7 +79,6 @@ import numpy as np
 import pandas as pd
 
 from ..report import PaperResult
-from ..tasks import train_spec
 from . import lordeiro2021 as L
 
 PAPER, NOTEBOOK = L.PAPER, L.NOTEBOOK
@@ -181,27 +180,7 @@ def compare_table2(result: PaperResult) -> pd.DataFrame:
 
 
 def _table2_once(table2_games: int, seed: int, executor, mines, variants) -> PaperResult:
-    tasks = {}
-    for m in mines:
-        for name, agent, params, rule in variants:
-            tasks[f"{name}|{m}"] = train_spec(agent, params, [(f"4x4x{m}:{rule}", table2_games)], seed=seed)
-    cv = L.curves(L._run(tasks, executor))
-    checkpoints = sorted({max(1, table2_games // 10), table2_games})
-    rows, measured = [], []
-    for label, part in cv.groupby("label", sort=False, observed=True):
-        name, m = label.split("|")
-        what = "pairs recorded" if name.startswith("SA") else "actions recorded"
-        for cp in checkpoints:
-            r = part[part["games_end"] <= cp].iloc[-1]
-            rows.append({"agent": name, "mines": int(m), "games": int(r.games_end), "wins": int(r.cum_wins),
-                         "win_rate": r.win_rate, "ci_low": r.ci_low, "ci_high": r.ci_high,
-                         "recorded": int(r.actions)})
-            setting = f"4x4x{m}, {int(r.games_end)} games"
-            measured += [{"item": "Table II", "quantity": f"{name} win rate, {setting}", "value": r.win_rate,
-                          "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games_end)},
-                         {"item": "Table II", "quantity": f"{name} {what}, {setting}", "value": int(r.actions),
-                          "games": int(r.games_end), "note": "one run (a count)"}]
-    return PaperResult("table2_variants", None, pd.DataFrame(rows), measured)
+    return L.table2_runs(table2_games, seed, executor, mines, variants, "table2_variants")
 
 
 # ---------------------------------------------------------------------- Table IV
