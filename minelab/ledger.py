@@ -168,6 +168,14 @@ def is_proportion(quantity: str, value: float) -> bool:
     return ("win rate" in q or "share" in q) and "ratio" not in q and "decrease" not in q and 0 <= value <= 1
 
 
+def rows_by_key(measured: pd.DataFrame) -> dict:
+    """(item, quantity) -> that quantity's measured rows (one per profile measured)."""
+    by_key: dict = {}
+    for r in measured.to_dict("records"):
+        by_key.setdefault((r["item"], r["quantity"]), []).append(r)
+    return by_key
+
+
 def pick_measured(rows: list[dict]) -> dict | None:
     """The measurement the ledger judges: the largest profile (paper > quick > smoke)."""
     return max(rows, key=lambda r: PROFILE_RANK.get(r.get("profile", ""), 0)) if rows else None
@@ -258,9 +266,7 @@ def classify(pub: dict, meas_rows: list[dict], causes: list[dict], by_key: dict)
 def ledger_lines(published: pd.DataFrame, measured: pd.DataFrame, causes: pd.DataFrame) -> pd.DataFrame:
     """One row per published number of one paper: item, quantity, relation, published
     (text), minelab (text, the measurement judged), profile, verdict, category, how."""
-    by_key: dict = {}
-    for r in measured.to_dict("records"):
-        by_key.setdefault((r["item"], r["quantity"]), []).append(r)
+    by_key = rows_by_key(measured)
     causes_by: dict = {}
     for c in causes.to_dict("records"):
         causes_by.setdefault((c["item"], c["quantity"]), []).append(c)
@@ -287,9 +293,7 @@ def cause_summary(published: pd.DataFrame, measured: pd.DataFrame, causes: pd.Da
     variant was run and how many it reproduces. A cause that reproduces only some of the
     numbers it was tested on is weaker evidence than the per-number verdicts suggest: the
     REPORT shows this beside the ledger."""
-    by_key: dict = {}
-    for r in measured.to_dict("records"):
-        by_key.setdefault((r["item"], r["quantity"]), []).append(r)
+    by_key = rows_by_key(measured)
     pubs = {(p["item"], p["quantity"]): p for p in published.to_dict("records")}
     rows: dict = {}
     for c in causes.to_dict("records"):
@@ -316,4 +320,4 @@ def counts(lines: pd.DataFrame) -> dict:
 
 
 __all__ = ["CATEGORIES", "GOOD", "verdict", "judge", "classify", "ledger_lines", "counts", "cause_summary",
-           "rounding_of", "is_proportion", "pick_measured", "fmt_value"]
+           "rounding_of", "is_proportion", "pick_measured", "rows_by_key", "fmt_value"]

@@ -34,9 +34,8 @@ import pandas as pd
 from ._version import __version__
 from .atomic import atomic_write
 from .ledger import (CATEGORIES as _CATEGORIES, CAUSES_COLUMNS as _CAUSES_COLUMNS, cause_summary as _cause_summary,
-                     counts as _counts,
-                     fmt_value as _fmt_value, judge as _judge, ledger_lines as _ledger_lines,
-                     rounding_of as _rounding_of, verdict)
+                     counts as _counts, fmt_value as _fmt_value, judge as _judge, ledger_lines as _ledger_lines,
+                     rounding_of as _rounding_of, rows_by_key as _rows_by_key, verdict)
 from .paths import figures_root, published_dir
 from .profiles import PROFILES
 
@@ -572,9 +571,7 @@ def _comparison_rows(pub: pd.DataFrame, meas: pd.DataFrame, lines: pd.DataFrame)
     judged and its verdict, then its other profiles (their verdicts in parentheses, not
     counted), then numbers minelab measured that have no published value."""
     rows = []
-    measured_by_key: dict = {}  # (item, quantity) -> its rows, one per profile measured
-    for r in meas.to_dict("records"):
-        measured_by_key.setdefault((r["item"], r["quantity"]), []).append(r)
+    measured_by_key = _rows_by_key(meas)  # (item, quantity) -> its rows, one per profile measured
     by_line = {(r["item"], r["quantity"]): r for r in lines.to_dict("records")}
     seen = set()
     for p in pub.to_dict("records"):
