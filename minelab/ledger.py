@@ -309,11 +309,13 @@ def cause_summary(published: pd.DataFrame, measured: pd.DataFrame, causes: pd.Da
 
 
 def counts(lines: pd.DataFrame) -> dict:
-    """The ledger's figures for a set of lines: published numbers, with a twin, each category."""
+    """The ledger's figures for a set of lines: published numbers, with a twin, each category.
+    A number not yet reproduced has a twin that has not been measured: it counts among the
+    numbers with a twin (the share's denominator) and not among the explained ones."""
     out = {"published": len(lines)}
     cats = lines["category"].value_counts()
     out.update({c: int(cats.get(c, 0)) for c in CATEGORIES})
-    out["with a twin"] = out["published"] - out[NOT_YET] - out[NO_TWIN]
+    out["with a twin"] = out["published"] - out[NO_TWIN]
     good = sum(out[c] for c in GOOD)
     out["explained share"] = good / out["with a twin"] if out["with a twin"] else float("nan")
     return out

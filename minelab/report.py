@@ -127,6 +127,7 @@ class PaperResult:
     figure: object
     table: pd.DataFrame | None
     measured: list[dict] = field(default_factory=list)
+    runs: pd.DataFrame | None = None  # a replicated result's per-run tables (column `run`); None for one run
 
 
 def output_name(name: str, profile: str) -> str:
@@ -673,7 +674,8 @@ def ledger_markdown(all_lines: pd.DataFrame) -> list[str]:
         "published number), *differs: unexplained*, *undecided* (our interval meets a bound), *not yet "
         "reproduced*, or *no minelab twin* (a program minelab does not implement, shown beside). An agreement "
         "obtained by a reading chosen to match the number is not counted. The last column is the share of the "
-        "numbers with a twin that agree, meet their bound or differ for a tested cause.", "",
+        "numbers with a twin (those not yet reproduced included) that agree, meet their bound or differ for a tested "
+        "cause.", "",
         _pipe_table([_md_cell(h) for h in _LEDGER_HEADER], [[str(x) for x in r] for r in rows]), ""]
 
 

@@ -168,3 +168,38 @@ def test_python_round_takes_the_board_with_the_even_count():
     assert out.loc[0.16, "win_rate"] == 0.7  # 4.8 -> 5 either way
     with pytest.raises(ValueError, match="no board"):
         V.python_round_table(t[t["density"] != 0.14])
+
+
+# ----------------------------------------------------------------------------- transfer claims
+def _transfer_result(rates_by_run: list[dict], games: int = 10_000):
+    """A replicated Table III/IV stand-in: {(setting, scenario): win rate} per run."""
+    from minelab.report import PaperResult
+    rows = [{"trained on": s, "scenario": sc, "games": games, "wins": round(r * games),
+             "win_rate": round(r * games) / games, "run": i}
+            for i, rates in enumerate(rates_by_run) for (s, sc), r in rates.items()]
+    runs = pd.DataFrame(rows)
+    return PaperResult("t", None, runs.drop(columns="run"), [], runs=runs if len(rates_by_run) > 1 else None)
+
+
+def test_transfer_claims_count_significant_wins_and_rank_per_run():
+    from minelab.papers import lordeiro2021 as L
+    levels = ("beginner", "intermediate", "expert")
+    # run 0: greedy 8x8x15 ahead everywhere, significantly only on expert (a hair on the others)
+    g0 = {("8x8x15", "beginner"): 0.77, ("8x8x15", "intermediate"): 0.58, ("8x8x15", "expert"): 0.05,
+          ("8x8x10", "beginner"): 0.70, ("8x8x10", "intermediate"): 0.579, ("8x8x10", "expert"): 0.01}
+    u0 = {("8x8x15", "beginner"): 0.76, ("8x8x15", "intermediate"): 0.40, ("8x8x15", "expert"): 0.001}
+    # run 1: the UCB agent leads on beginner and ranks first there
+    g1 = dict(g0)
+    u1 = {**u0, ("8x8x15", "beginner"): 0.80}
+    claims = L.transfer_claims(_transfer_result([g0, g1]), _transfer_result([u0, u1]))
+    t = claims.table.set_index("run")
+    assert list(t["greedy 8x8x15 prevails"]) == [1, 1]  # beginner: 0.77 vs 0.76 is not significant at 10^4
+    assert list(t["UCB 8x8x15 beginner rank"]) == [2, 1]
+    assert list(t["best beginner"]) == [0.77, 0.80] and list(t["best intermediate"]) == [0.58, 0.58]
+    by_q = {m["quantity"]: m for m in claims.measured}
+    rank = by_q["rank of the 8x8x15 UCB agent's beginner win rate among all tested agents"]
+    assert rank["value"] == 1.5 and rank["runs"] == 2 and rank["ci_low"] < 1 < 2 < rank["ci_high"]
+    assert set(levels) == set(L.TEST_LEVELS)
+    # one run: values without an interval
+    one = L.transfer_claims(_transfer_result([g0]), _transfer_result([u0]))
+    assert all(math.isnan(m["ci_low"]) and m["runs"] == 1 for m in one.measured)

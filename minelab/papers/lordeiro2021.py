@@ -149,7 +149,7 @@ def _replicated(make, replicates: int, seed: int, keys: list[str], **kw) -> Pape
                          "note": note + (f"; {ms[0]['note']}" if ms[0].get("note", "").strip()
                                          and not ms[0]["note"].startswith("one run") else "")})
     table = pd.DataFrame(rows)
-    return PaperResult(first.name, first.figure, table, measured)
+    return PaperResult(first.name, first.figure, table, measured, runs=runs)
 
 
 # ---------------------------------------------------------------------- Figs 7-10, Table I
@@ -620,6 +620,71 @@ def table4_transfer_ucb(train_games: int = SIZES["quick"]["train_games"],
     """Table IV: UCB (c = 0.1) agents trained on 8x8x10 and 8x8x15, tested on the standard levels."""
     return _transfer_result("table4_transfer_ucb", "Table IV: UCB c=0.1", "ucb-mab", {"c": 0.1}, TABLE4_SETTINGS,
                             "Table IV", train_games, test_games, seed, executor, replicates)
+
+
+def _per_run(result: PaperResult) -> pd.DataFrame:
+    """A result's per-run table (column `run`): its `runs`, or its one table as run 0."""
+    return result.runs if result.runs is not None else result.table.assign(run=0)
+
+
+def _outcomes(row) -> np.ndarray:
+    """The 0/1 game outcomes of a (setting, scenario) row of one run, rebuilt from its
+    counts (Mann-Whitney on 0/1 samples depends on nothing else)."""
+    return np.repeat([1, 0], [int(row.wins), int(row.games) - int(row.wins)])
+
+
+def transfer_claims(table3: PaperResult, table4: PaperResult) -> PaperResult:
+    """The introduction's and §V-C's statements about all seven agents of Tables III and IV,
+    computed in each independent run from that run's test games and summarised over runs
+    (mean, 95% t-interval; a single run has no interval):
+
+    - the best beginner and intermediate test win rates over the seven agents ("over 75% and
+      55%");
+    - on how many test levels the greedy 8x8x15 agent "undisputedly prevailed over its
+      rivals": higher than each of the six others and significantly so (Mann-Whitney on the
+      0/1 outcomes, two-sided, 0.05), the paper's test and level;
+    - the rank of the UCB 8x8x15 agent's beginner win rate among the seven ("second best").
+    """
+    agents = pd.concat([_per_run(table3).assign(agent="greedy"), _per_run(table4).assign(agent="UCB")],
+                       ignore_index=True)
+    agents = agents[agents["scenario"] != "training"]
+    rows = []
+    for run, part in agents.groupby("run", sort=True):
+        rec = {"run": int(run)}
+        for scen in ("beginner", "intermediate"):
+            rec[f"best {scen}"] = float(part.loc[part["scenario"] == scen, "win_rate"].max())
+        prevailed = 0
+        for scen in TEST_LEVELS:
+            sub = part[part["scenario"] == scen]
+            me = sub[(sub["agent"] == "greedy") & (sub["trained on"] == "8x8x15")].iloc[0]
+            rivals = sub.drop(index=me.name)
+            prevailed += all(me.win_rate > r.win_rate and mann_whitney(_outcomes(me), _outcomes(r))["p_value"] < 0.05
+                             for r in rivals.itertuples())
+        rec["greedy 8x8x15 prevails"] = prevailed
+        beg = part[part["scenario"] == "beginner"].sort_values("win_rate", ascending=False, kind="stable")
+        names = list(beg["agent"] + " " + beg["trained on"])
+        rec["UCB 8x8x15 beginner rank"] = names.index("UCB 8x8x15") + 1
+        rows.append(rec)
+    table = pd.DataFrame(rows)
+    games = int(agents["games"].max())
+    quantities = {
+        "best beginner": ("Table III", "best beginner win rate over the agents of Tables III and IV"),
+        "best intermediate": ("Table III", "best intermediate win rate over the agents of Tables III and IV"),
+        "greedy 8x8x15 prevails": ("Table III", "test levels on which the 8x8x15 greedy agent is significantly "
+                                                "best (Mann-Whitney, 0.05)"),
+        "UCB 8x8x15 beginner rank": ("Table IV", "rank of the 8x8x15 UCB agent's beginner win rate among all "
+                                                 "tested agents"),
+    }
+    measured = []
+    for col, (item, quantity) in quantities.items():
+        mean, lo, hi = t_interval(table[col].to_numpy())
+        values = ", ".join(f"{v:g}" for v in table[col])
+        measured.append({"item": item, "quantity": quantity, "value": mean, "ci_low": lo, "ci_high": hi,
+                         "games": games, "runs": len(table),
+                         "note": f"per run: {values}; the seven agents of Tables III and IV, {games:,} test games "
+                                 "per agent and level" + ("; mean and 95% t-interval over runs" if len(table) > 1
+                                                          else "")})
+    return PaperResult("transfer_claims", None, table, measured)
 
 
 def _transfer_figure(table: pd.DataFrame, title: str):
