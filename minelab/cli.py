@@ -70,8 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="engine: oracle play per level (the floor under every agent); agents: each agent on 9x9x10; "
                         "bandit: greedy MAB training on 8x8x10 (first games, and after --train-games) "
                         "and the trained agent's test play on expert; csp: the exact-probability kernel per "
-                        "position, then csp, hcsp and best on beginner (8x8x10) and expert; rl: the RL agents "
-                        "training on 5x5x5:none (Q-learning's random phase and after --train-games), the Q "
+                        "position, then csp and hcsp on beginner (8x8x10) and expert, best on all four standard "
+                        "levels; rl: the RL agents training on 5x5x5:none (Q-learning's random phase and after "
+                        "--train-games), the Q "
                         "table's bytes, and the Gymnasium environments' steps/s; uct: simulations/s of the tree "
                         "searches oh and uct on 4x4x4, 8x8x10 and 16x30x99 (the paper's 10,000 simulations a "
                         "move, 100 on 16x30); samples: gardea2015's training-data generator, labelled samples/s "
@@ -230,7 +231,8 @@ def bench_rl(seconds: float, train_games: int) -> list[dict]:
 
 
 CSP_BENCH = (("csp", "8x8x10", 1000), ("csp", "16x30x99", 100), ("hcsp", "8x8x10", 1000),
-             ("hcsp", "16x30x99", 100), ("best", "8x8x10", 200), ("best", "16x30x99", 20))
+             ("hcsp", "16x30x99", 100), ("best", "8x8x10", 200), ("best", "9x9x10", 200), ("best", "16x16x40", 100),
+             ("best", "16x30x99", 20))
 
 
 def game_positions(level: str, games: int, seed: int = 0):

@@ -243,6 +243,23 @@ def test_best_is_not_worse_than_hcsp_on_the_same_boards():
     assert better >= worse
 
 
+def test_best_decision_memo_changes_no_move():
+    """The memo serves a recurring position the guess computed the first time: the same
+    games, move for move, as with it off; boards of one size but two shapes share the
+    agent's buffers and must not share memoised guesses."""
+    for level in ("8x8x10", "4x16x10", "16x30x99"):
+        n = 40 if level == "16x30x99" else 400
+        on = ml.play(ml.make_agent("best"), level, n, seed=6, progress=False)
+        off = ml.play(ml.make_agent("best", memo_revealed=0), level, n, seed=6, progress=False)
+        cols = [c for c in on.columns if c != "seconds"]
+        assert on[cols].equals(off[cols]), level
+    agent = ml.make_agent("best")  # one agent, one set of buffers for 8x8x10 and 4x16x10
+    for level in ("8x8x10", "4x16x10", "8x8x10"):
+        a = ml.play(agent, level, 200, seed=8, progress=False)
+        b = ml.play(ml.make_agent("best", memo_revealed=0), level, 200, seed=8, progress=False)
+        assert a["moves"].equals(b["moves"]) and a["won"].equals(b["won"]), level
+
+
 # ------------------------------------------------------------------ bad parameters
 @pytest.mark.parametrize("name, params, needle", [
     ("csp", {"max_work": 0}, "max_work must be a positive integer"),
@@ -251,6 +268,8 @@ def test_best_is_not_worse_than_hcsp_on_the_same_boards():
     ("best", {"max_candidates": 0}, "max_candidates must be an integer >= 1"),
     ("best", {"guess_rule": "magic"}, "guess_rule must be one of"),
     ("best", {"margin": 2}, "margin must be a number in [0, 1]"),
+    ("best", {"fifty_fifty": "yes"}, "fifty_fifty must be True or False"),
+    ("best", {"memo_revealed": -1}, "memo_revealed must be an integer >= 0"),
 ])
 def test_bad_parameters_are_refused(name, params, needle):
     with pytest.raises(ValueError) as exc:

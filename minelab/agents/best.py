@@ -88,6 +88,8 @@ N_OUTCOMES = 10  # numbers 0..8, then a mine
 MINE_OUTCOME = 9
 SET_TYPE = types.UniTuple(types.uint64, WORDS)  # a set of layouts, the memo's key
 MAX_CANDIDATES = 12
+MEMO_SLOTS = 4096  # positions the decision memo holds (a power of two); it stops taking new ones at 3/4
+MEMO_REVEALED = 8  # only positions with at most this many revealed cells are memoised (they recur)
 GUESS_TWO_STEP = 0
 GUESS_PSEQ = 1
 ORDER_CORNERS = 1
@@ -113,6 +115,11 @@ class BestBuffers(NamedTuple):
     keys: np.ndarray  # float64[n] sort keys of the candidates
     ranked: np.ndarray  # int64[n] the candidates' order: candidates[ranked[t]] is the t-th
     merge_tmp: np.ndarray  # int64[n] scratch of the sort
+    memo_key: np.ndarray  # uint64[MEMO_SLOTS] hash of a memoised position (0: empty slot)
+    memo_view: np.ndarray  # int8[MEMO_SLOTS, n] the position, compared in full on a hit
+    memo_known: np.ndarray  # uint8[MEMO_SLOTS, n] and the agent's certain mines
+    memo_move: np.ndarray  # int64[MEMO_SLOTS, 3] its guess, DC_ENDGAME and DC_ABORT
+    memo_meta: np.ndarray  # int64[2] entries, and the board's columns they were made on
 
 
 def new_best_buffers(cells: int, mines: int) -> BestBuffers:
@@ -131,6 +138,11 @@ def new_best_buffers(cells: int, mines: int) -> BestBuffers:
         keys=np.zeros(cells, np.float64),
         ranked=np.zeros(cells, np.int64),
         merge_tmp=np.zeros(cells, np.int64),
+        memo_key=np.zeros(MEMO_SLOTS, np.uint64),
+        memo_view=np.zeros((MEMO_SLOTS, cells), np.int8),
+        memo_known=np.zeros((MEMO_SLOTS, cells), np.uint8),
+        memo_move=np.zeros((MEMO_SLOTS, 3), np.int64),
+        memo_meta=np.zeros(2, np.int64),
     )
 
 
@@ -145,6 +157,8 @@ class BestSettings(NamedTuple):
     guess_rule: int  # GUESS_TWO_STEP or GUESS_PSEQ
     margin: float  # pseq: candidates within this of the least mine probability
     tie_order: int  # ORDER_CORNERS or ORDER_FRONTIER
+    fifty_fifty: bool  # step 3 on (False: a forced 50/50 is left to the lookahead, for the ablation)
+    memo_revealed: int  # memoise guesses in positions with at most this many revealed cells (0: off)
 
 
 # ------------------------------------------------------------------ endgame search
@@ -409,7 +423,9 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget):
     its safety). Written as an explicit stack: numba's cache cannot hold recursion.
     """
     memo = Dict.empty(key_type=SET_TYPE, value_type=types.float64)
-    f = _new_frames(n_layouts + 1, n_u)  # each level keeps a strict subset
+    # each level keeps a strict subset, and values a cell no level above it valued (a
+    # valued cell shows one number across each of its parts): depth <= min(layouts, cells)
+    f = _new_frames(min(n_layouts, n_u) + 2, n_u)
     S = f.S
     o = f.o
     acc = f.acc
@@ -484,13 +500,90 @@ def best_decide(gs, s, x, cfg, rng):
         return k
     s.decision[DC_GUESS] = 1
     s.moves[0, 0] = REVEAL
+    key, slot = memo_find(gs, s.known, x, cfg.memo_revealed)
+    if slot >= 0:  # a position met before: its guess (the steps below are deterministic)
+        s.decision[DC_ENDGAME] = x.memo_move[slot, 1]
+        s.decision[DC_ABORT] = x.memo_move[slot, 2]
+        s.moves[0, 1] = x.memo_move[slot, 0]
+        return 1
     cell = endgame_decision(gs, s, x, cfg)  # 2.
-    if cell < 0:
+    if cell < 0 and cfg.fifty_fifty:
         cell = forced_fifty_fifty(gs, s)  # 3.
     if cell < 0:
         cell = lookahead_guess(gs, s, x, cfg)  # 4.
     s.moves[0, 1] = cell
+    if key != 0:
+        memo_store(gs, s, x, key, cell)
     return 1
+
+
+# ------------------------------------------------------------------ the decision memo
+# The guess is a pure function of the position (the view and the agent's certain mines)
+# and the settings, so a position met again, in this game or a later one, gets the guess
+# computed the first time. Early positions recur (after the opening click shows a number
+# there are only a few), late ones almost never: only positions with at most
+# cfg.memo_revealed revealed cells are kept. A hit is checked cell by cell, never by hash
+# alone, so play is exactly the same with the memo off (memo_revealed=0).
+@kernel
+def _position_hash(view, known):
+    """FNV-1a of the view and the certain mines, never 0 (0 marks an empty slot)."""
+    h = np.uint64(14695981039346656037)
+    prime = np.uint64(1099511628211)
+    for i in range(view.shape[0]):
+        h = (h ^ np.uint64(view[i] + 16 + 32 * known[i])) * prime
+    return h if h != 0 else np.uint64(1)
+
+
+@kernel
+def _same_position(x, slot, view, known):
+    for i in range(view.shape[0]):
+        if x.memo_view[slot, i] != view[i] or x.memo_known[slot, i] != known[i]:
+            return False
+    return True
+
+
+@kernel
+def memo_find(gs, known, x, memo_revealed):
+    """(key, slot): the position's hash key (0 when it is not memoised: too many cells
+    revealed, or the memo is off) and its slot in the memo on a hit, else -1."""
+    view = gs.shown
+    revealed = 0
+    for i in range(view.shape[0]):
+        if view[i] >= 0:
+            revealed += 1
+    if revealed > memo_revealed:
+        return np.uint64(0), -1
+    if x.memo_meta[1] != gs.spec[SP_COLS]:  # made on another board shape (same cells and mines): start afresh
+        x.memo_key[:] = 0
+        x.memo_meta[0] = 0
+        x.memo_meta[1] = gs.spec[SP_COLS]
+    key = _position_hash(view, known)
+    mask = MEMO_SLOTS - 1
+    slot = np.int64(key & np.uint64(mask))
+    while x.memo_key[slot] != 0:
+        if x.memo_key[slot] == key and _same_position(x, slot, view, known):
+            return key, slot
+        slot = (slot + 1) & mask
+    return key, -1
+
+
+@kernel
+def memo_store(gs, s, x, key, cell):
+    """Keep the position's guess and decision flags (until the memo is 3/4 full)."""
+    if 4 * (x.memo_meta[0] + 1) > 3 * MEMO_SLOTS:
+        return
+    view = gs.shown
+    slot = np.int64(key & np.uint64(MEMO_SLOTS - 1))
+    while x.memo_key[slot] != 0:
+        slot = (slot + 1) & (MEMO_SLOTS - 1)
+    x.memo_key[slot] = key
+    for i in range(view.shape[0]):
+        x.memo_view[slot, i] = view[i]
+        x.memo_known[slot, i] = s.known[i]
+    x.memo_move[slot, 0] = cell
+    x.memo_move[slot, 1] = s.decision[DC_ENDGAME]
+    x.memo_move[slot, 2] = s.decision[DC_ABORT]
+    x.memo_meta[0] += 1
 
 
 @step
@@ -781,7 +874,8 @@ class BestAgent(CSPAgent):
     def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, endgame_layouts: int = ENDGAME_LAYOUTS,
                  endgame_budget: int = ENDGAME_BUDGET, max_candidates: int = MAX_CANDIDATES,
                  guess_rule: str = "pseq", margin: float = 0.01, tie_order: str = "corners",
-                 first_click="corner"):
+                 fifty_fifty: bool = True, memo_revealed: int = MEMO_REVEALED,
+                 first_click="corner"):  # 11 parameters: the kernel's settings, each checked
         """See the module docstring; every parameter is checked here (ValueError)."""
         super().__init__(seed, max_work, first_click)
         self._buffers: dict[tuple[int, int], BestBuffers] = {}
@@ -792,10 +886,13 @@ class BestAgent(CSPAgent):
         if tie_order not in TIE_ORDERS:
             raise ValueError(f"tie_order must be one of {', '.join(TIE_ORDERS)}; got {tie_order!r}")
         self.tie_order = tie_order
+        if not isinstance(fifty_fifty, (bool, np.bool_)):
+            raise ValueError(f"fifty_fifty must be True or False, got {fifty_fifty!r}")
+        self.fifty_fifty = bool(fifty_fifty)
         self.guess_rule = guess_rule
         self.margin = float(margin)
-        checks = (("endgame_layouts", endgame_layouts, 0, ENDGAME_LAYOUTS),
-                  ("endgame_budget", endgame_budget, 1, None), ("max_candidates", max_candidates, 1, None))
+        checks = (("endgame_layouts", endgame_layouts, 0, ENDGAME_LAYOUTS), ("endgame_budget", endgame_budget, 1, None),
+                  ("max_candidates", max_candidates, 1, None), ("memo_revealed", memo_revealed, 0, None))
         for name, value, low, high in checks:
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low \
                     or (high is not None and value > high):
@@ -804,13 +901,14 @@ class BestAgent(CSPAgent):
         self.endgame_layouts = int(endgame_layouts)
         self.endgame_budget = int(endgame_budget)
         self.max_candidates = int(max_candidates)
+        self.memo_revealed = int(memo_revealed)
 
     def params(self) -> dict:
         """The parameters that differ from their defaults."""
         out = super().params()
         for name, default in (("endgame_layouts", ENDGAME_LAYOUTS), ("endgame_budget", ENDGAME_BUDGET),
                               ("max_candidates", MAX_CANDIDATES), ("guess_rule", "pseq"), ("margin", 0.01),
-                              ("tie_order", "corners")):
+                              ("tie_order", "corners"), ("fifty_fifty", True), ("memo_revealed", MEMO_REVEALED)):
             if getattr(self, name) != default:
                 out[name] = getattr(self, name)
         return out
@@ -822,18 +920,21 @@ class BestAgent(CSPAgent):
             self._buffers[key] = new_best_buffers(cells, mines)
         return self._buffers[key]
 
-    def settings(self, rows: int, cols: int) -> BestSettings:
-        """The kernels' view of the agent's parameters on a rows x cols board."""
+    def settings(self, rows: int, cols: int, memo: bool = True) -> BestSettings:
+        """The kernels' view of the agent's parameters on a rows x cols board (memo=False:
+        the decision memo off, so the buffers hold the decision's own lookahead)."""
         return BestSettings(first=int(self.first_cell(rows, cols)), max_work=int(self.max_work),
                             endgame_layouts=int(self.endgame_layouts), endgame_budget=int(self.endgame_budget),
                             max_candidates=int(self.max_candidates), guess_rule=GUESS_RULES.index(self.guess_rule),
                             margin=float(self.margin),
-                            tie_order=ORDER_CORNERS if self.tie_order == "corners" else ORDER_FRONTIER)
+                            tie_order=ORDER_CORNERS if self.tie_order == "corners" else ORDER_FRONTIER,
+                            fifty_fifty=self.fifty_fifty, memo_revealed=self.memo_revealed if memo else 0)
 
     def _decide(self, gs, s, level) -> int:
-        """One decision by best's kernel (csp's `decision` calls it)."""
-        return best_decide(gs, s, self.buffers(level.cells, level.mines), self.settings(level.rows, level.cols),
-                           self.rng)
+        """One decision by best's kernel (csp's `decision` calls it), the memo off: the
+        explanation reads the buffers the decision filled."""
+        return best_decide(gs, s, self.buffers(level.cells, level.mines),
+                           self.settings(level.rows, level.cols, memo=False), self.rng)
 
     # --- why (explain) -----------------------------------------------------------------
     def _explain_guess(self, gs, s, level, cell) -> str:
@@ -846,7 +947,8 @@ class BestAgent(CSPAgent):
             return (f"endgame search over {n_l} layouts chose {where}: win probability {num(value)} "
                     f"(p(mine) = {num(p)})")
         said = "the endgame search ran out of budget; " if s.decision[DC_ABORT] else ""
-        if forced_fifty_fifty(gs, s) == cell:  # step 3 is a pure function of the solve: it decided iff it finds `cell`
+        # step 3 is a pure function of the solve: it decided iff it is on and finds `cell`
+        if cfg.fifty_fifty and forced_fifty_fifty(gs, s) == cell:
             return (f"{said}forced 50/50: {where} and its partner hold one mine that nothing revealed elsewhere "
                     f"can tell apart (p(mine) = {num(p)}): guessed now")
         return said + self._explain_lookahead(gs, s, x, cfg, cell, where)

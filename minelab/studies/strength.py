@@ -1,0 +1,185 @@
+"""How strong `best` is, and why: paired tuning comparisons, the ablation table and the
+final evaluation on fresh seeds.
+
+Method (one rule for every change to `best`): a variant is played on the very same
+boards as the version it is compared with (common random numbers: chunk i of a level is
+dealt from the same seed for every variant, `minelab.tasks.play_tasks`), and judged by
+the paired difference of their win rates, mean of the per-game differences (+1, 0, -1)
+with its 95% t-interval (`scipy.stats.ttest_rel`), and McNemar's exact test on the games
+only one of the two won (`scipy.stats.binomtest`).
+
+Seeds are kept apart by purpose, and written down here:
+
+* TUNING_SEEDS (1000-1999): every comparison made while choosing `best`'s techniques and
+  parameters (the paired differences quoted in `minelab/agents/best.py`'s docstring);
+* ABLATION_SEED (2000): the ablation table of the leaderboard notebook;
+* EVALUATION_SEED (20261123): the final 10^6-game numbers per level and rule, played
+  once `best` was frozen. No tuning comparison ever used it or its chunks' seeds (they
+  derive from it, `minelab.sweep.derive_seed`).
+
+Variants differ by `best`'s parameters only, so a tuning run's cache stamp (the golden
+playthrough of `best`'s defaults) does not see a code change that alters a non-default
+parameter's play: comparisons therefore run in their own results folder by default
+(`fresh=True`, a temporary one), never from the shared cache.
+"""
+from __future__ import annotations
+
+import json
+import tempfile
+from contextlib import contextmanager
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from ..agents import make_agent
+from ..levels import Level
+from ..report import PaperResult
+from ..stats import wilson
+from ..sweep import run_sweep
+from ..tasks import check_games, play_tasks
+
+AGENT = "best"
+LEVELS = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")
+TUNING_SEEDS = range(1000, 2000)
+ABLATION_SEED = 2000
+EVALUATION_SEED = 20261123
+CHUNK = 5_000  # games per task: the unit a sweep resumes by
+
+# Each technique of `best`, and the parameters that turn it off (the ablation table
+# plays the defaults against each of these, paired).
+ABLATIONS = {
+    "exact endgame search": {"endgame_layouts": 0},
+    "one-step lookahead among the safest cells": {"max_candidates": 1},
+    "corners-first order of equally safe cells": {"tie_order": "frontier"},
+    "forced 50/50s guessed at once": {"fifty_fifty": False},
+}
+
+
+def _check_variants(variants) -> dict[str, dict]:
+    if not isinstance(variants, dict) or not variants:
+        raise ValueError(f"variants must be a non-empty dict {{name: best's parameters}}, got {variants!r}")
+    for name, params in variants.items():
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"variants: each name must be a non-empty string, got {name!r}")
+        if not isinstance(params, dict):
+            raise ValueError(f"variants[{name!r}] must be a dict of best's parameters, got {params!r}")
+        make_agent(AGENT, **params)  # an unknown or bad parameter fails here, by name
+    return variants
+
+
+@contextmanager
+def _results(fresh: bool):
+    if not fresh:
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="minelab-strength-") as folder:
+        yield folder
+
+
+def play_variants(variants: dict, level: str, games: int, seed: int, executor="processes",
+                  fresh: bool = True) -> pd.DataFrame:
+    """One row per game and variant: `best` with each variant's parameters on the same
+    `games` boards of `level` (column `variant`)."""
+    variants = _check_variants(variants)
+    Level.parse(level)
+    games = check_games("games", games)
+    by_params = {json.dumps(p, sort_keys=True): p for p in variants.values()}  # two names, one set: played once
+    tasks = [t for p in by_params.values()
+             for t in play_tasks([AGENT], level, games, seed, chunk=CHUNK, agent_params={AGENT: p})]
+    with _results(fresh) as folder:
+        df = run_sweep(tasks, results_dir=folder, executor=executor, progress=False)
+    key = df["agent_params"] if "agent_params" in df else pd.Series("{}", index=df.index)
+    key = key.fillna("{}").map(lambda s: json.dumps(json.loads(s), sort_keys=True))
+    parts = [df[key == json.dumps(p, sort_keys=True)].assign(variant=name) for name, p in variants.items()]
+    return pd.concat(parts, ignore_index=True)
+
+
+def paired(df: pd.DataFrame, base: str, variant: str) -> dict:
+    """The paired comparison of two variants of `play_variants`' frame: win rates, their
+    difference (variant - base) with its 95% t-interval, the discordant games and
+    McNemar's exact p-value."""
+    a = df[df["variant"] == base].set_index(["seed", "game"])["won"].astype(int)
+    b = df[df["variant"] == variant].set_index(["seed", "game"])["won"].astype(int)
+    if a.empty or b.empty:
+        raise ValueError(f"no games of {base!r} or {variant!r} in the frame")
+    a, b = a.align(b, join="inner")
+    test = sps.ttest_rel(b.to_numpy(), a.to_numpy())
+    ci = test.confidence_interval(0.95)
+    only_b, only_a = int(((b == 1) & (a == 0)).sum()), int(((a == 1) & (b == 0)).sum())
+    p = sps.binomtest(only_b, only_b + only_a).pvalue if only_a + only_b else 1.0
+    return {"base": base, "variant": variant, "games": len(a), "base_win_rate": float(a.mean()),
+            "variant_win_rate": float(b.mean()), "diff": float((b - a).mean()),
+            "diff_low": float(ci.low) if np.isfinite(ci.low) else 0.0,
+            "diff_high": float(ci.high) if np.isfinite(ci.high) else 0.0,
+            "only_variant_won": only_b, "only_base_won": only_a, "mcnemar_p": float(p)}
+
+
+def paired_gains(variants: dict, level: str, games: int, seed: int, base: str = "default",
+                 executor="processes", fresh: bool = True) -> pd.DataFrame:
+    """Each variant against `base` (a name in `variants`; "default" = best's defaults,
+    added when missing), paired on the same boards: one row per variant."""
+    variants = dict(variants)
+    if base == "default" and base not in variants:
+        variants = {"default": {}, **variants}
+    if base not in variants:
+        raise ValueError(f"base must be one of the variants' names {list(variants)}, got {base!r}")
+    df = play_variants(variants, level, games, seed, executor, fresh)
+    rows = [{"level": level, "seed": seed, **paired(df, base, name)} for name in variants if name != base]
+    return pd.DataFrame(rows)
+
+
+def ablation_table(techniques: dict = ABLATIONS, levels=LEVELS, games: int = 20_000, expert_games: int = 5_000,
+                   seed: int = ABLATION_SEED, executor="processes") -> PaperResult:
+    """Each technique's paired gain per level: best's defaults minus best with the
+    technique turned off (the parameters in `techniques`), on the same boards."""
+    rows = []
+    for level in levels:
+        n = expert_games if level == "16x30x99" else games
+        off = {f"without {name}": params for name, params in techniques.items()}
+        t = paired_gains(off, level, n, seed, executor=executor)
+        for r in t.itertuples():
+            rows.append({"technique": r.variant.removeprefix("without "), "level": level, "games": r.games,
+                         "with": r.base_win_rate, "without": r.variant_win_rate, "gain": -r.diff,
+                         "gain_low": -r.diff_high, "gain_high": -r.diff_low, "mcnemar_p": r.mcnemar_p})
+    table = pd.DataFrame(rows)
+    return PaperResult("ablation_table", None, table, [])
+
+
+def evaluation_tasks(levels=LEVELS, rules=("safe", "opening"), games: int = 1_000_000,
+                     seed: int = EVALUATION_SEED, first_cells: dict | None = None) -> list[dict]:
+    """The final evaluation's play tasks: `best`'s defaults, `games` games per level and
+    rule in chunks of CHUNK; first_cells: {(level, rule): (row, col)} of the first click
+    (the agent's first_click parameter), else its default (the corner)."""
+    games = check_games("games", games)
+    tasks = []
+    for level in levels:
+        for rule in rules:
+            cell = (first_cells or {}).get((level, rule))
+            params = {"first_click": list(cell)} if cell is not None else {}
+            tasks += play_tasks([AGENT], f"{level}:{rule}", games, seed, chunk=CHUNK, agent_params={AGENT: params})
+    return tasks
+
+
+def evaluate(tasks: list[dict], scheduler=None) -> pd.DataFrame:
+    """Run the evaluation tasks (resumable: finished chunks are kept in the result cache)
+    on a dask cluster: `scheduler` (an address or a Client), else a LocalCluster of one
+    single-threaded worker process per core. Returns win rates with Wilson intervals."""
+    if scheduler is not None:
+        df = run_sweep(tasks, executor=scheduler)
+    else:
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError as e:  # the optional extra
+            raise ValueError("evaluate needs dask.distributed (pip install 'minelab[dask]') or a scheduler") from e
+        with LocalCluster(threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+                Client(cluster) as client:
+            df = run_sweep(tasks, executor=client)
+    rows = []
+    for (level, params), part in df.groupby(["level", df.get("agent_params", pd.Series("{}", index=df.index))
+                                             .fillna("{}")], sort=False):
+        wins, n = int(part["won"].sum()), len(part)
+        lo, hi = wilson(wins, n)
+        rows.append({"level": level, "agent_params": params, "games": n, "wins": wins, "win_rate": wins / n,
+                     "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows)

@@ -1,0 +1,77 @@
+"""minelab.studies.strength: paired comparisons of best's variants, the ablation table,
+the final evaluation's tasks and seeds. Small boards, few games."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from minelab.studies import strength as S
+from minelab.sweep import derive_seed
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path, monkeypatch):
+    monkeypatch.setenv("MINELAB_RESULTS", str(tmp_path / "results"))
+
+
+def test_a_variant_against_itself_differs_by_nothing_and_a_weaker_one_loses():
+    t = S.paired_gains({"same": {}, "no lookahead, no endgame": {"max_candidates": 1, "endgame_layouts": 0}},
+                       "6x6x6", 3_000, seed=1000, executor="serial").set_index("variant")
+    same, weak = t.loc["same"].to_dict(), t.loc["no lookahead, no endgame"].to_dict()
+    assert same["diff"] == 0 and same["only_variant_won"] == same["only_base_won"] == 0 and same["mcnemar_p"] == 1
+    assert same["games"] == 3_000 and same["base_win_rate"] == same["variant_win_rate"]
+    assert weak["diff"] < 0 and weak["diff_low"] <= weak["diff"] <= weak["diff_high"]
+    assert weak["diff"] == pytest.approx(weak["variant_win_rate"] - weak["base_win_rate"])
+    # the discordant games are the difference: (only variant - only base) / games
+    assert weak["diff"] == pytest.approx((weak["only_variant_won"] - weak["only_base_won"]) / weak["games"])
+
+
+def test_games_are_paired_on_the_same_boards():
+    # "b" spells out a default: a task of its own (other params), the same play on the same boards
+    df = S.play_variants({"a": {}, "b": {"fifty_fifty": True}}, "5x5x4", 300, seed=1001, executor="serial")
+    params = df["agent_params"].fillna("{}")
+    assert set(params[df["variant"] == "a"]) == {"{}"} and set(params[df["variant"] == "b"]) == {'{"fifty_fifty":true}'}
+    a, b = (df[df["variant"] == v].set_index(["seed", "game"]) for v in ("a", "b"))
+    assert a.index.equals(b.index) and len(a) == 300
+    assert a["won"].equals(b["won"]) and a["moves"].equals(b["moves"]) and 0 < a["won"].mean() < 1
+
+
+def test_the_ablation_table_has_a_gain_per_technique_and_level():
+    t = S.ablation_table(levels=("5x5x4",), games=300, expert_games=10, executor="serial").table
+    assert list(t["technique"]) == list(S.ABLATIONS)
+    assert (t["gain_low"] <= t["gain"]).all() and (t["gain"] <= t["gain_high"]).all()
+    assert ((t["gain"] - (t["with"] - t["without"])).abs() < 1e-12).all()
+
+
+@pytest.mark.parametrize("variants, needle", [
+    ({}, "variants must be a non-empty dict"),
+    ({"x": {"margin": 5}}, "margin must be a number in [0, 1]"),
+    ({"x": {"no_such": 1}}, "no_such"),
+    ({"": {}}, "each name must be a non-empty string"),
+])
+def test_bad_variants_are_refused(variants, needle):
+    with pytest.raises((ValueError, TypeError)) as exc:
+        S.play_variants(variants, "5x5x4", 10, seed=1000, executor="serial")
+    assert needle in str(exc.value)
+
+
+def test_evaluation_seeds_never_meet_tuning_or_ablation_seeds():
+    ev = {t["seed"] for t in S.evaluation_tasks(games=S.CHUNK * 3)}
+    used = set()
+    for seed in (*S.TUNING_SEEDS[:50], S.ABLATION_SEED):
+        for level in S.LEVELS:
+            for rule in ("", ":safe", ":opening"):
+                for i in range(3):
+                    used.add(derive_seed(seed, {"level": level + rule, "n_games": S.CHUNK, "chunk": i}))
+    assert S.EVALUATION_SEED not in S.TUNING_SEEDS and S.EVALUATION_SEED != S.ABLATION_SEED
+    assert not ev & used
+    tasks = S.evaluation_tasks(levels=("16x30x99",), rules=("opening",), games=10, first_cells={
+        ("16x30x99", "opening"): (3, 3)})
+    assert tasks[0]["agent_params"] == {"first_click": [3, 3]} and tasks[0]["level"] == "16x30x99:opening"
+
+
+def test_evaluate_runs_on_a_given_executor_and_says_wilson_intervals():
+    tasks = S.evaluation_tasks(levels=("5x5x4",), rules=("safe",), games=50)
+    t = S.evaluate(tasks, scheduler="serial")
+    assert isinstance(t, pd.DataFrame) and t.loc[0, "games"] == 50
+    assert t.loc[0, "ci_low"] <= t.loc[0, "win_rate"] <= t.loc[0, "ci_high"]
