@@ -75,3 +75,25 @@ def test_evaluate_runs_on_a_given_executor_and_says_wilson_intervals():
     t = S.evaluate(tasks, scheduler="serial")
     assert isinstance(t, pd.DataFrame) and t.loc[0, "games"] == 50
     assert t.loc[0, "ci_low"] <= t.loc[0, "win_rate"] <= t.loc[0, "ci_high"]
+
+
+def test_opening_cells_compares_first_cells_on_the_same_boards():
+    t = S.opening_cells(levels=("6x6x5",), cells=((0, 0), (1, 1), (2, 2)), games=400, executor="serial").table
+    assert list(t["first_cell"]) == ["(0, 0)", "(1, 1)", "(2, 2)"] and (t["games"] == 400).all()
+    corner = t.iloc[0]
+    assert corner["diff"] == 0
+    for r in t.iloc[1:].itertuples():
+        assert r.diff == pytest.approx(r.win_rate - corner["win_rate"])
+    assert t["best"].sum() >= 1 and t.loc[t["best"], "win_rate"].min() == t["win_rate"].max()
+
+
+def test_final_win_rates_sets_best_beside_the_published_peers():
+    r = S.final_win_rates(games=30, levels=("8x8x10",), first_cells={"8x8x10": (2, 2)}, scheduler="serial")
+    ours = r.table[r.table["program"].str.startswith("minelab")]
+    assert set(ours["rule"]) == {"safe", "opening"} and (ours["games"] == 30).all()
+    assert ours.set_index("rule").loc["opening", "first_cell"] == "(2, 2)"
+    assert ours.set_index("rule").loc["safe", "first_cell"] == "(0, 0)"
+    peers = r.table[~r.table["program"].str.startswith("minelab")]
+    assert not peers.empty and peers["program"].str.endswith("(published)").all()
+    assert {m["quantity"] for m in r.measured} == {"best win rate, first click safe, final evaluation",
+                                                   "best win rate, first click opening, final evaluation"}

@@ -19,20 +19,30 @@ written here from scratch:
    ahead: for each number v it can show, the position with c revealed as v is solved
    exactly, giving P(v | c safe) (from the layout counts), whether that position has a
    certain safe cell ("progress"), how many, and the safety of its best next guess.
-   The default rule, `guess_rule="pseq"` (the tie-break the PSEQ solver is described
-   with): among cells within `margin` (0.01) of the least mine probability, the highest
-   probability of progress, then the most expected certain cells, then the highest
-   entropy of the number shown, then the safer cell.
-   The other rule, "two-step", trades safety for information: the score
+   The default rule, `guess_rule="blend"`: among the cells within `margin` (0.05) of the
+   least mine probability, the highest
+       P(c safe) * (1 + progress_weight * P(progress | c safe))    (progress_weight 0.1)
+   so a cell that more often leads to a certain safe cell may be a little less safe
+   (a certain progress is worth up to 10% of safety). Ties: the order below.
+   "pseq" (the tie-break the PSEQ solver is described with; the default until issue
+   15): among cells within `margin` of the least, the highest probability of progress,
+   then the most expected certain cells, then the highest entropy of the number shown,
+   then the safer cell (use margin=0.01 for the earlier default play).
+   "two-step" trades safety for information: the score
        P(c safe) * sum_v P(v | c safe) * (1 if progress else best next safety)
    is the chance to survive this guess and the next (progress counts as surviving);
    candidates are taken safest first until a candidate's safety cannot beat the best
    score (the score never exceeds the safety).
-   Either way at most MAX_CANDIDATES cells are looked at, in the order below.
+   Every rule looks at most MAX_CANDIDATES cells, in the order below.
 5. The order among equally safe cells matters most: `tie_order="corners"` (default)
    takes cells with fewer neighbours first (corners, then edges: the likeliest to show
    a 0 and open an area), then the closest to the revealed area; "frontier" takes the
    closest first (HCSP's rule).
+6. A decision memo: the guess is a pure function of the position, so a position met
+   again (early ones recur: after the opening click shows a number there are only a
+   few) gets the guess computed the first time, checked cell by cell; positions with
+   at most MEMO_REVEALED (8) revealed cells are kept. It changes no move and makes
+   `best` 1.5-1.7x faster on 8x8x10 and 16x30x99.
 
 How the defaults were chosen (paired games, the same boards for each variant, seed 11;
 the notebooks' figures use other seeds): with the two-step rule, corners vs frontier
@@ -41,10 +51,30 @@ corners order, pseq (margin 0.01) vs two-step: 16x16x40 0.7835 vs 0.7770 (+0.65,
 30,000 games); 8x8x10 -0.07 +- 0.15, 9x9x10 -0.06 +- 0.08, 16x30x99 -0.2 +- 0.9 (within
 noise).
 
+Issue 15 (`minelab.studies.strength`: paired games, tuning seeds 1000-1999 only, the
+difference in points with its 95% t-interval): blend (margin 0.05, weight 0.1) against
+pseq (margin 0.01), both 12 candidates:
+    8x8x10 +0.09 [+0.03, +0.15] (100,000 games, seed 1008); 9x9x10 +0.04 [+0.00, +0.07]
+    (100,000, 1008); 16x16x40 +0.13 [+0.05, +0.21] (60,000, 1008); 16x30x99 +0.22 [+0.11,
+    +0.33] (80,000, 1007).
+With 24 candidates: 16x30x99 +0.23 [+0.12, +0.34] (80,000, 1007), +0.25 [+0.09, +0.41]
+(40,000, 1005); weight 0.2: +0.24 [+0.11, +0.37] (80,000, 1007); margin 0.03 / 0.08 with
+weight 0.2: +0.07 [-0.09, +0.23] / +0.10 [-0.11, +0.32] (40,000, 1006).
+What did not help: the endgame search over 1024 layouts instead of 256 (the same wins on
+30,000 8x8x10 and 2,000 16x30x99 games, 1.5-3x slower, more aborts; 128 layouts instead
+of 256 had cost 0.10 [-0.04, +0.24] on 4,000 expert games, 64 cost 0.25 [+0.03,
++0.47]); pseq with other margins on 16x30x99 (0.005: -0.09 [-0.17, -0.01]; 0.02: +0.06
+[-0.05, +0.16]; 0.04: +0.10 [-0.08, +0.29], 40,000 games, 1004); 24 candidates under
+pseq (+0.06 [+0.02, +0.09], 1004; +0.01 [-0.01, +0.04], 1007); two-step (+0.28 [-0.14,
++0.70], 1004; with 24 candidates -0.02 [-0.44, +0.40], 1005).
+The ablation table (leaderboard notebook, `strength.ablation_table`) gives each
+technique's gain on each level.
+
 The kernel `best_decide(gs, s, x, cfg, rng)` runs the steps above in turn:
 `opening_or_certain` (1, shared with csp), `endgame_decision` (2), `forced_fifty_fifty`
 (3), `lookahead_guess` (4); s is csp's `SolverState`, x the `BestBuffers`, cfg the
-`BestSettings`. Only the endgame search allocates (its memo and stack).
+`BestSettings`. Only the endgame search allocates (its memo and stack); the decision
+memo (`memo_find` / `memo_store`) lives in the buffers.
 """
 from __future__ import annotations
 
@@ -92,10 +122,11 @@ MEMO_SLOTS = 4096  # positions the decision memo holds (a power of two); it stop
 MEMO_REVEALED = 8  # only positions with at most this many revealed cells are memoised (they recur)
 GUESS_TWO_STEP = 0
 GUESS_PSEQ = 1
+GUESS_BLEND = 2
 ORDER_CORNERS = 1
 ORDER_FRONTIER = 0
 TIE_ORDERS = ("corners", "frontier")  # the first is the default
-GUESS_RULES = ("two-step", "pseq")  # indices are the kernel's codes
+GUESS_RULES = ("two-step", "pseq", "blend")  # indices are the kernel's codes
 SCORE_TOLERANCE = 1e-12
 
 
@@ -154,7 +185,8 @@ class BestSettings(NamedTuple):
     endgame_layouts: int  # the most layouts the endgame search takes
     endgame_budget: int  # (layouts x cells) it may scan per decision
     max_candidates: int  # cells looked at one step ahead
-    guess_rule: int  # GUESS_TWO_STEP or GUESS_PSEQ
+    guess_rule: int  # GUESS_TWO_STEP, GUESS_PSEQ or GUESS_BLEND
+    progress_weight: float  # blend: the score is P(safe) * (1 + progress_weight * P(progress | safe))
     margin: float  # pseq: candidates within this of the least mine probability
     tie_order: int  # ORDER_CORNERS or ORDER_FRONTIER
     fifty_fifty: bool  # step 3 on (False: a forced 50/50 is left to the lookahead, for the ablation)
@@ -747,10 +779,17 @@ def lookahead_guess(gs, s, x, cfg):
             break
         if cfg.guess_rule == GUESS_TWO_STEP and 1.0 - p <= best_score + SCORE_TOLERANCE:
             break
-        if cfg.guess_rule == GUESS_PSEQ and p > p_min + cfg.margin:
+        if cfg.guess_rule != GUESS_TWO_STEP and p > p_min + cfg.margin:
             break
         score, k0, k1, k2 = lookahead_score(gs, s.known, x, c, p, log_z, cfg.max_work)
         evaluated += 1
+        if cfg.guess_rule == GUESS_BLEND:
+            score = (1.0 - p) * (1.0 + cfg.progress_weight * k0)
+            if score > best_score + SCORE_TOLERANCE:
+                best_score = score
+                best_cell = c
+                best_p = p
+            continue
         if cfg.guess_rule == GUESS_PSEQ:
             if _pseq_better(k0, k1, k2, best_key0, best_key1, best_key2):
                 best_key0 = k0
@@ -873,9 +912,10 @@ class BestAgent(CSPAgent):
 
     def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, endgame_layouts: int = ENDGAME_LAYOUTS,
                  endgame_budget: int = ENDGAME_BUDGET, max_candidates: int = MAX_CANDIDATES,
-                 guess_rule: str = "pseq", margin: float = 0.01, tie_order: str = "corners",
+                 guess_rule: str = "blend", margin: float = 0.05, progress_weight: float = 0.1,
+                 tie_order: str = "corners",
                  fifty_fifty: bool = True, memo_revealed: int = MEMO_REVEALED,
-                 first_click="corner"):  # 11 parameters: the kernel's settings, each checked
+                 first_click="corner"):  # 12 parameters: the kernel's settings, each checked
         """See the module docstring; every parameter is checked here (ValueError)."""
         super().__init__(seed, max_work, first_click)
         self._buffers: dict[tuple[int, int], BestBuffers] = {}
@@ -891,6 +931,10 @@ class BestAgent(CSPAgent):
         self.fifty_fifty = bool(fifty_fifty)
         self.guess_rule = guess_rule
         self.margin = float(margin)
+        if isinstance(progress_weight, bool) or not isinstance(progress_weight, (int, float)) \
+                or not 0 <= progress_weight <= 100:  # blend only
+            raise ValueError(f"progress_weight must be a number in [0, 100], got {progress_weight!r}")
+        self.progress_weight = float(progress_weight)
         checks = (("endgame_layouts", endgame_layouts, 0, ENDGAME_LAYOUTS), ("endgame_budget", endgame_budget, 1, None),
                   ("max_candidates", max_candidates, 1, None), ("memo_revealed", memo_revealed, 0, None))
         for name, value, low, high in checks:
@@ -907,7 +951,8 @@ class BestAgent(CSPAgent):
         """The parameters that differ from their defaults."""
         out = super().params()
         for name, default in (("endgame_layouts", ENDGAME_LAYOUTS), ("endgame_budget", ENDGAME_BUDGET),
-                              ("max_candidates", MAX_CANDIDATES), ("guess_rule", "pseq"), ("margin", 0.01),
+                              ("max_candidates", MAX_CANDIDATES), ("guess_rule", "blend"), ("margin", 0.05),
+                              ("progress_weight", 0.1),
                               ("tie_order", "corners"), ("fifty_fifty", True), ("memo_revealed", MEMO_REVEALED)):
             if getattr(self, name) != default:
                 out[name] = getattr(self, name)
@@ -926,7 +971,7 @@ class BestAgent(CSPAgent):
         return BestSettings(first=int(self.first_cell(rows, cols)), max_work=int(self.max_work),
                             endgame_layouts=int(self.endgame_layouts), endgame_budget=int(self.endgame_budget),
                             max_candidates=int(self.max_candidates), guess_rule=GUESS_RULES.index(self.guess_rule),
-                            margin=float(self.margin),
+                            margin=float(self.margin), progress_weight=self.progress_weight,
                             tie_order=ORDER_CORNERS if self.tie_order == "corners" else ORDER_FRONTIER,
                             fifty_fifty=self.fifty_fifty, memo_revealed=self.memo_revealed if memo else 0)
 
@@ -971,6 +1016,11 @@ class BestAgent(CSPAgent):
                 return f"{said}; the only cell within {num(cfg.margin)} of the least; one step ahead it gives {ahead}"
             return (f"{said}; of the {looked} cells looked at one step ahead ({within} within {num(cfg.margin)} of "
                     f"the least, at most {cfg.max_candidates}), it gives the best chance of {ahead}")
+        if cfg.guess_rule == GUESS_BLEND:
+            blend = (1 - p) * (1 + cfg.progress_weight * progress)
+            return (f"{said}; its score P(safe) x (1 + {num(cfg.progress_weight)} x P(certain cell next)) = "
+                    f"{num(blend)} (a certain cell next with probability {num(progress)}) is the best of the cells "
+                    f"within {num(cfg.margin)} of the least looked at one step ahead")
         return (f"{said}; its two-step score (survive this guess and the next, progress counting as survival), "
                 f"{num(score)}, is the best of the cells looked at one step ahead")
 

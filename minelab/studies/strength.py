@@ -46,6 +46,17 @@ ABLATION_SEED = 2000
 EVALUATION_SEED = 20261123
 CHUNK = 5_000  # games per task: the unit a sweep resumes by
 
+# Run sizes per profile (the leaderboard notebook's best sections): the ablation table,
+# the zero start's first cell, and the final evaluation (paper: 10^6 games per level and rule).
+SIZES = {
+    "smoke": {"ablation_games": 200, "ablation_expert_games": 20, "cell_games": 200, "cell_expert_games": 20,
+              "final_games": 100},
+    "quick": {"ablation_games": 10_000, "ablation_expert_games": 1_000, "cell_games": 5_000,
+              "cell_expert_games": 1_000, "final_games": 2_000},
+    "paper": {"ablation_games": 200_000, "ablation_expert_games": 40_000, "cell_games": 100_000,
+              "cell_expert_games": 20_000, "final_games": 1_000_000},
+}
+
 # Each technique of `best`, and the parameters that turn it off (the ablation table
 # plays the defaults against each of these, paired).
 ABLATIONS = {
@@ -146,6 +157,45 @@ def ablation_table(techniques: dict = ABLATIONS, levels=LEVELS, games: int = 20_
     return PaperResult("ablation_table", None, table, [])
 
 
+FIRST_CELL_CANDIDATES = ((0, 0), (1, 1), (2, 2), (3, 3))  # zero start: where the first click may go
+# The zero start's first cell per level: the cell of FIRST_CELL_CANDIDATES with the
+# highest win rate in `opening_cells` on tuning seed 1000 (40,000 paired games per level,
+# 10,000 on expert, measured 2026-11-23): (2, 2) on 8x8x10 (90.18% vs 88.52% in the
+# corner), 9x9x10 (97.11% vs 96.27%) and 16x16x40 (89.15% vs 85.61%); (3, 3) on 16x30x99
+# (53.60%; (2, 2) 53.26%, not significantly apart; the corner 47.99%). The leaderboard
+# notebook reruns the comparison at its profile's size.
+OPENING_FIRST_CELLS: dict[str, tuple[int, int]] = {"8x8x10": (2, 2), "9x9x10": (2, 2), "16x16x40": (2, 2),
+                                                   "16x30x99": (3, 3)}
+FINAL_GAMES = 1_000_000
+
+
+def opening_cells(levels=LEVELS, cells=FIRST_CELL_CANDIDATES, games: int = 20_000, expert_games: int = 5_000,
+                  seed: int = TUNING_SEEDS[0], executor="processes") -> PaperResult:
+    """Under the opening rule (the first click is a zero), `best` with its first click on
+    each of `cells`, paired on the same boards per level: win rates, each cell's paired
+    difference from the corner, and per level the best cell (column `best`)."""
+    rows = []
+    for level in levels:
+        n = expert_games if level == "16x30x99" else games
+        variants = {str(tuple(c)): ({} if tuple(c) == (0, 0) else {"first_click": list(c)}) for c in cells}
+        base = str((0, 0)) if (0, 0) in [tuple(c) for c in cells] else next(iter(variants))
+        t = paired_gains(variants, f"{level}:opening", n, seed, base=base, executor=executor)
+        first = t.iloc[0]
+        rows.append({"level": level, "first_cell": base, "games": int(first.games),
+                     "win_rate": first.base_win_rate, "diff": 0.0, "diff_low": 0.0, "diff_high": 0.0,
+                     "mcnemar_p": 1.0})
+        rows += [{"level": level, "first_cell": r.variant, "games": int(r.games), "win_rate": r.variant_win_rate,
+                  "diff": r.diff, "diff_low": r.diff_low, "diff_high": r.diff_high, "mcnemar_p": r.mcnemar_p}
+                 for r in t.itertuples()]
+    table = pd.DataFrame(rows)
+    for level, part in table.groupby("level", sort=False):
+        lo, hi = zip(*(wilson(round(w * n), n) for w, n in zip(part["win_rate"], part["games"])))
+        table.loc[part.index, "ci_low"], table.loc[part.index, "ci_high"] = lo, hi
+        table.loc[part.index, "best"] = part["win_rate"] == part["win_rate"].max()
+    table["best"] = table["best"].astype(bool)
+    return PaperResult("opening_cells", None, table, [])
+
+
 def evaluation_tasks(levels=LEVELS, rules=("safe", "opening"), games: int = 1_000_000,
                      seed: int = EVALUATION_SEED, first_cells: dict | None = None) -> list[dict]:
     """The final evaluation's play tasks: `best`'s defaults, `games` games per level and
@@ -183,3 +233,44 @@ def evaluate(tasks: list[dict], scheduler=None) -> pd.DataFrame:
         rows.append({"level": level, "agent_params": params, "games": n, "wins": wins, "win_rate": wins / n,
                      "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(rows)
+
+
+def _opening_cell(level: str, first_cells: dict) -> tuple[int, int]:
+    return tuple(first_cells.get(level, (0, 0)))
+
+
+def final_win_rates(games: int = FINAL_GAMES, levels=LEVELS, rules=("safe", "opening"), first_cells=None,
+                    seed: int = EVALUATION_SEED, scheduler=None) -> PaperResult:
+    """`best` as frozen, on seeds no tuning used: `games` games per level and rule (a
+    resumable sweep on a dask cluster, `evaluate`), the first click in the corner under
+    the safe rule and on `first_cells[level]` under the opening rule (default
+    OPENING_FIRST_CELLS, chosen by `opening_cells` on tuning seeds), beside the strongest
+    published results for the same level and rule (data/published/leaderboard.csv)."""
+    from .leaderboard import load_published  # the published peers, with their sources
+
+    first_cells = OPENING_FIRST_CELLS if first_cells is None else dict(first_cells)
+    cells = {(lv, "opening"): _opening_cell(lv, first_cells) for lv in levels}
+    cells = {k: v for k, v in cells.items() if v != (0, 0)}
+    tasks = evaluation_tasks(levels, rules, games, seed, first_cells=cells)
+    rates = evaluate(tasks, scheduler=scheduler)
+    rows = []
+    for r in rates.itertuples():
+        level = Level.parse(r.level)
+        name = f"{level.rows}x{level.cols}x{level.mines}"
+        cell = cells.get((name, level.first_click), (0, 0))
+        rows.append({"level": name, "rule": level.first_click, "program": "minelab best (final evaluation)",
+                     "first_cell": str(cell), "games": r.games, "wins": r.wins, "win_rate": r.win_rate,
+                     "ci_low": r.ci_low, "ci_high": r.ci_high, "source": f"minelab, seed {seed}"})
+    pub = load_published()
+    pub = pub[pub["level"].isin(list(levels)) & pub["rule"].isin(list(rules))]
+    peers = pd.DataFrame({"level": pub["level"], "rule": pub["rule"], "program": pub["program"] + " (published)",
+                          "first_cell": pub["note"], "games": pub["games"], "wins": pd.NA, "win_rate": pub["value"],
+                          "ci_low": pub["ci_low"], "ci_high": pub["ci_high"], "source": pub["source"]})
+    table = pd.concat([pd.DataFrame(rows), peers], ignore_index=True)
+    table = table.sort_values(["level", "rule", "win_rate"], ascending=[True, True, False], kind="stable")
+    measured = [{"item": r["level"], "quantity": f"best win rate, first click {r['rule']}, final evaluation",
+                 "value": r["win_rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"], "games": int(r["games"]),
+                 "note": f"best frozen; seed {seed}, never used in tuning; first cell {r['first_cell']}; "
+                         f"{CHUNK:,}-game chunks of a resumable sweep"} for r in rows]
+    return PaperResult("final_win_rates", None, table.reset_index(drop=True), measured)
+
