@@ -258,6 +258,10 @@ def test_best_decision_memo_changes_no_move():
         a = ml.play(agent, level, 200, seed=8, progress=False)
         b = ml.play(ml.make_agent("best", memo_revealed=0), level, 200, seed=8, progress=False)
         assert a["moves"].equals(b["moves"]) and a["won"].equals(b["won"]), level
+    agent.margin = 0.0  # a setting changed after play: the memo made under the old one is dropped
+    a = ml.play(agent, "8x8x10", 200, seed=8, progress=False)
+    b = ml.play(ml.make_agent("best", margin=0.0, memo_revealed=0), "8x8x10", 200, seed=8, progress=False)
+    assert a["moves"].equals(b["moves"]) and a["won"].equals(b["won"])
 
 
 # ------------------------------------------------------------------ bad parameters

@@ -78,6 +78,7 @@ memo (`memo_find` / `memo_store`) lives in the buffers.
 """
 from __future__ import annotations
 
+import zlib
 from typing import NamedTuple
 
 import numpy as np
@@ -150,7 +151,7 @@ class BestBuffers(NamedTuple):
     memo_view: np.ndarray  # int8[MEMO_SLOTS, n] the position, compared in full on a hit
     memo_known: np.ndarray  # uint8[MEMO_SLOTS, n] and the agent's certain mines
     memo_move: np.ndarray  # int64[MEMO_SLOTS, 3] its guess, DC_ENDGAME and DC_ABORT
-    memo_meta: np.ndarray  # int64[2] entries, and the board's columns they were made on
+    memo_meta: np.ndarray  # int64[3] entries; the board's columns and the settings' tag they were made with
 
 
 def new_best_buffers(cells: int, mines: int) -> BestBuffers:
@@ -173,7 +174,7 @@ def new_best_buffers(cells: int, mines: int) -> BestBuffers:
         memo_view=np.zeros((MEMO_SLOTS, cells), np.int8),
         memo_known=np.zeros((MEMO_SLOTS, cells), np.uint8),
         memo_move=np.zeros((MEMO_SLOTS, 3), np.int64),
-        memo_meta=np.zeros(2, np.int64),
+        memo_meta=np.zeros(3, np.int64),
     )
 
 
@@ -191,6 +192,7 @@ class BestSettings(NamedTuple):
     tie_order: int  # ORDER_CORNERS or ORDER_FRONTIER
     fifty_fifty: bool  # step 3 on (False: a forced 50/50 is left to the lookahead, for the ablation)
     memo_revealed: int  # memoise guesses in positions with at most this many revealed cells (0: off)
+    memo_tag: int  # a digest of the settings above: a memo made under other settings is dropped
 
 
 # ------------------------------------------------------------------ endgame search
@@ -532,7 +534,7 @@ def best_decide(gs, s, x, cfg, rng):
         return k
     s.decision[DC_GUESS] = 1
     s.moves[0, 0] = REVEAL
-    key, slot = memo_find(gs, s.known, x, cfg.memo_revealed)
+    key, slot = memo_find(gs, s.known, x, cfg)
     if slot >= 0:  # a position met before: its guess (the steps below are deterministic)
         s.decision[DC_ENDGAME] = x.memo_move[slot, 1]
         s.decision[DC_ABORT] = x.memo_move[slot, 2]
@@ -575,7 +577,7 @@ def _same_position(x, slot, view, known):
 
 
 @kernel
-def memo_find(gs, known, x, memo_revealed):
+def memo_find(gs, known, x, cfg):
     """(key, slot): the position's hash key (0 when it is not memoised: too many cells
     revealed, or the memo is off) and its slot in the memo on a hit, else -1."""
     view = gs.shown
@@ -583,12 +585,14 @@ def memo_find(gs, known, x, memo_revealed):
     for i in range(view.shape[0]):
         if view[i] >= 0:
             revealed += 1
-    if revealed > memo_revealed:
+    if revealed > cfg.memo_revealed:
         return np.uint64(0), -1
-    if x.memo_meta[1] != gs.spec[SP_COLS]:  # made on another board shape (same cells and mines): start afresh
+    if x.memo_meta[1] != gs.spec[SP_COLS] or x.memo_meta[2] != cfg.memo_tag:
+        # made on another board shape (same cells and mines) or under other settings: start afresh
         x.memo_key[:] = 0
         x.memo_meta[0] = 0
         x.memo_meta[1] = gs.spec[SP_COLS]
+        x.memo_meta[2] = cfg.memo_tag
     key = _position_hash(view, known)
     mask = MEMO_SLOTS - 1
     slot = np.int64(key & np.uint64(mask))
@@ -968,12 +972,14 @@ class BestAgent(CSPAgent):
     def settings(self, rows: int, cols: int, memo: bool = True) -> BestSettings:
         """The kernels' view of the agent's parameters on a rows x cols board (memo=False:
         the decision memo off, so the buffers hold the decision's own lookahead)."""
-        return BestSettings(first=int(self.first_cell(rows, cols)), max_work=int(self.max_work),
-                            endgame_layouts=int(self.endgame_layouts), endgame_budget=int(self.endgame_budget),
-                            max_candidates=int(self.max_candidates), guess_rule=GUESS_RULES.index(self.guess_rule),
-                            margin=float(self.margin), progress_weight=self.progress_weight,
-                            tie_order=ORDER_CORNERS if self.tie_order == "corners" else ORDER_FRONTIER,
-                            fifty_fifty=self.fifty_fifty, memo_revealed=self.memo_revealed if memo else 0)
+        plays = dict(first=int(self.first_cell(rows, cols)), max_work=int(self.max_work),
+                     endgame_layouts=int(self.endgame_layouts), endgame_budget=int(self.endgame_budget),
+                     max_candidates=int(self.max_candidates), guess_rule=GUESS_RULES.index(self.guess_rule),
+                     margin=float(self.margin), progress_weight=float(self.progress_weight),
+                     tie_order=ORDER_CORNERS if self.tie_order == "corners" else ORDER_FRONTIER,
+                     fifty_fifty=bool(self.fifty_fifty))
+        tag = zlib.crc32(repr(sorted(plays.items())).encode())  # the memo's guard against changed settings
+        return BestSettings(**plays, memo_revealed=self.memo_revealed if memo else 0, memo_tag=tag)
 
     def _decide(self, gs, s, level) -> int:
         """One decision by best's kernel (csp's `decision` calls it), the memo off: the

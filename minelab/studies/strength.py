@@ -260,14 +260,17 @@ def final_win_rates(games: int = FINAL_GAMES, levels=LEVELS, rules=("safe", "ope
         cell = cells.get((name, level.first_click), (0, 0))
         rows.append({"level": name, "rule": level.first_click, "program": "minelab best (final evaluation)",
                      "first_cell": str(cell), "games": r.games, "wins": r.wins, "win_rate": r.win_rate,
-                     "ci_low": r.ci_low, "ci_high": r.ci_high, "source": f"minelab, seed {seed}"})
+                     "ci_low": r.ci_low, "ci_high": r.ci_high, "source": f"minelab, seed {seed}", "note": ""})
     pub = load_published()
     pub = pub[pub["level"].isin(list(levels)) & pub["rule"].isin(list(rules))]
     peers = pd.DataFrame({"level": pub["level"], "rule": pub["rule"], "program": pub["program"] + " (published)",
-                          "first_cell": pub["note"], "games": pub["games"], "wins": pd.NA, "win_rate": pub["value"],
-                          "ci_low": pub["ci_low"], "ci_high": pub["ci_high"], "source": pub["source"]})
+                          "first_cell": "", "games": pub["games"], "wins": pd.NA, "win_rate": pub["value"],
+                          "ci_low": pub["ci_low"], "ci_high": pub["ci_high"], "source": pub["source"],
+                          "note": pub["note"]})  # the published note says the first cell
     table = pd.concat([pd.DataFrame(rows), peers], ignore_index=True)
     table = table.sort_values(["level", "rule", "win_rate"], ascending=[True, True, False], kind="stable")
+    for col in ("games", "wins"):
+        table[col] = pd.array([None if pd.isna(v) else int(v) for v in table[col]], dtype="Int64")
     measured = [{"item": r["level"], "quantity": f"best win rate, first click {r['rule']}, final evaluation",
                  "value": r["win_rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"], "games": int(r["games"]),
                  "note": f"best frozen; seed {seed}, never used in tuning; first cell {r['first_cell']}; "
