@@ -268,7 +268,10 @@ def final_win_rates(games: int = FINAL_GAMES, levels=LEVELS, rules=("safe", "ope
                           "ci_low": pub["ci_low"], "ci_high": pub["ci_high"], "source": pub["source"],
                           "note": pub["note"]})  # the published note says the first cell
     table = pd.concat([pd.DataFrame(rows), peers], ignore_index=True)
-    table = table.sort_values(["level", "rule", "win_rate"], ascending=[True, True, False], kind="stable")
+    order = {lv: i for i, lv in enumerate(levels)}
+    table = table.assign(_lv=table["level"].map(order), _rule=table["rule"].map({r: i for i, r in enumerate(rules)}))
+    table = table.sort_values(["_lv", "_rule", "win_rate"], ascending=[True, True, False], kind="stable")
+    table = table.drop(columns=["_lv", "_rule"])
     for col in ("games", "wins"):
         table[col] = pd.array([None if pd.isna(v) else int(v) for v in table[col]], dtype="Int64")
     measured = [{"item": r["level"], "quantity": f"best win rate, first click {r['rule']}, final evaluation",
