@@ -240,14 +240,13 @@ def _opening_cell(level: str, first_cells: dict) -> tuple[int, int]:
 
 
 def final_win_rates(games: int = FINAL_GAMES, levels=LEVELS, rules=("safe", "opening"), first_cells=None,
-                    seed: int = EVALUATION_SEED, scheduler=None) -> PaperResult:
+                    seed: int = EVALUATION_SEED, scheduler=None, peers: pd.DataFrame | None = None) -> PaperResult:
     """`best` as frozen, on seeds no tuning used: `games` games per level and rule (a
     resumable sweep on a dask cluster, `evaluate`), the first click in the corner under
     the safe rule and on `first_cells[level]` under the opening rule (default
-    OPENING_FIRST_CELLS, chosen by `opening_cells` on tuning seeds), beside the strongest
-    published results for the same level and rule (data/published/leaderboard.csv)."""
-    from .leaderboard import load_published  # the published peers, with their sources
-
+    OPENING_FIRST_CELLS, chosen by `opening_cells` on tuning seeds). `peers`: published
+    results set beside, with columns level, rule, program, games, value, ci_low, ci_high,
+    source and note (the leaderboard notebook passes `leaderboard.load_published()`)."""
     first_cells = OPENING_FIRST_CELLS if first_cells is None else dict(first_cells)
     cells = {(lv, "opening"): _opening_cell(lv, first_cells) for lv in levels}
     cells = {k: v for k, v in cells.items() if v != (0, 0)}
@@ -261,7 +260,8 @@ def final_win_rates(games: int = FINAL_GAMES, levels=LEVELS, rules=("safe", "ope
         rows.append({"level": name, "rule": level.first_click, "program": "minelab best (final evaluation)",
                      "first_cell": str(cell), "games": r.games, "wins": r.wins, "win_rate": r.win_rate,
                      "ci_low": r.ci_low, "ci_high": r.ci_high, "source": f"minelab, seed {seed}", "note": ""})
-    pub = load_published()
+    pub = peers if peers is not None else pd.DataFrame(columns=["level", "rule", "program", "games", "value",
+                                                                "ci_low", "ci_high", "source", "note"])
     pub = pub[pub["level"].isin(list(levels)) & pub["rule"].isin(list(rules))]
     peers = pd.DataFrame({"level": pub["level"], "rule": pub["rule"], "program": pub["program"] + " (published)",
                           "first_cell": "", "games": pub["games"], "wins": pd.NA, "win_rate": pub["value"],
