@@ -88,6 +88,12 @@ def _results(fresh: bool):
         yield folder
 
 
+def _params_key(df: pd.DataFrame) -> pd.Series:
+    """Each row's agent parameters as canonical JSON ("{}" for the defaults)."""
+    raw = df["agent_params"] if "agent_params" in df else pd.Series("{}", index=df.index)
+    return raw.fillna("{}").map(lambda s: json.dumps(json.loads(s), sort_keys=True))
+
+
 def play_variants(variants: dict, level: str, games: int, seed: int, executor="processes",
                   fresh: bool = True) -> pd.DataFrame:
     """One row per game and variant: `best` with each variant's parameters on the same
@@ -100,8 +106,7 @@ def play_variants(variants: dict, level: str, games: int, seed: int, executor="p
              for t in play_tasks([AGENT], level, games, seed, chunk=CHUNK, agent_params={AGENT: p})]
     with _results(fresh) as folder:
         df = run_sweep(tasks, results_dir=folder, executor=executor, progress=False)
-    key = df["agent_params"] if "agent_params" in df else pd.Series("{}", index=df.index)
-    key = key.fillna("{}").map(lambda s: json.dumps(json.loads(s), sort_keys=True))
+    key = _params_key(df)
     parts = [df[key == json.dumps(p, sort_keys=True)].assign(variant=name) for name, p in variants.items()]
     return pd.concat(parts, ignore_index=True)
 
@@ -226,8 +231,7 @@ def evaluate(tasks: list[dict], scheduler=None) -> pd.DataFrame:
                 Client(cluster) as client:
             df = run_sweep(tasks, executor=client)
     rows = []
-    for (level, params), part in df.groupby(["level", df.get("agent_params", pd.Series("{}", index=df.index))
-                                             .fillna("{}")], sort=False):
+    for (level, params), part in df.groupby(["level", _params_key(df)], sort=False):
         wins, n = int(part["won"].sum()), len(part)
         lo, hi = wilson(wins, n)
         rows.append({"level": level, "agent_params": params, "games": n, "wins": wins, "win_rate": wins / n,
