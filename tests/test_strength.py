@@ -99,3 +99,16 @@ def test_final_win_rates_sets_best_beside_the_published_peers():
     assert not peers.empty and peers["program"].str.endswith("(published)").all()
     assert {m["quantity"] for m in r.measured} == {"best win rate, first click safe, final evaluation",
                                                    "best win rate, first click opening, final evaluation"}
+
+
+def test_the_loss_profile_accounts_for_every_loss():
+    t = S.level_losses("6x6x6", 400, seed=1999)
+    lost = round((1 - t["win_rate"].iloc[0]) * 400)
+    assert 0 < lost < 400 and t["games_lost_here"].sum() == lost  # every loss is a guess, counted once
+    # expected losses (the sum of the guesses' mine probabilities) match the losses seen:
+    # a wrong probability (or counting the safe ones) would miss by far more than 4 standard errors
+    se = (lost / 400 * (1 - lost / 400) / 400) ** 0.5
+    assert abs(t["expected_losses_per_game"].sum() - lost / 400) < 4 * se
+    assert t["share"].sum() == pytest.approx(1) and (t["ci_low"] <= t["expected_losses_per_game"]).all()
+    assert set(t["step"]) <= {"lookahead", "endgame", "fifty-fifty"} and set(t["stage"]) <= set(S.STAGES)
+    assert (t["mean_p_mine"] > 0).all() and (t["mean_p_mine"] < 1).all() and t["early_positions"].iloc[0] > 0

@@ -993,16 +993,26 @@ class BestAgent(CSPAgent):
         x = self.buffers(level.cells, level.mines)
         cfg = self.settings(level.rows, level.cols)
         where, p = at(cell, level.cols), s.ws.prob[cell]
-        if s.decision[DC_ENDGAME]:
+        step_ = self.guess_step(gs, s, cell)
+        if step_ == "endgame":
             n_l, value = _endgame_value(gs, s, x, cfg)
             return (f"endgame search over {n_l} layouts chose {where}: win probability {num(value)} "
                     f"(p(mine) = {num(p)})")
         said = "the endgame search ran out of budget; " if s.decision[DC_ABORT] else ""
-        # step 3 is a pure function of the solve: it decided iff it is on and finds `cell`
-        if cfg.fifty_fifty and forced_fifty_fifty(gs, s) == cell:
+        if step_ == "fifty-fifty":
             return (f"{said}forced 50/50: {where} and its partner hold one mine that nothing revealed elsewhere "
                     f"can tell apart (p(mine) = {num(p)}): guessed now")
         return said + self._explain_lookahead(gs, s, x, cfg, cell, where)
+
+    def guess_step(self, gs, s, cell) -> str:
+        """Which step made the guess `cell` just decided (s: the state the decision filled):
+        "endgame" (2), "fifty-fifty" (3) or "lookahead" (4)."""
+        if s.decision[DC_ENDGAME]:
+            return "endgame"
+        # step 3 is a pure function of the solve: it decided iff it is on and finds `cell`
+        if self.fifty_fifty and forced_fifty_fifty(gs, s) == cell:
+            return "fifty-fifty"
+        return "lookahead"
 
     def _explain_lookahead(self, gs, s, x, cfg, cell, where) -> str:
         """Step 4: the candidates looked at one step ahead (x.candidates / x.ranked of the

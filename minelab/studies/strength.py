@@ -33,6 +33,11 @@ import pandas as pd
 from scipy import stats as sps
 
 from ..agents import make_agent
+from ..agents.base import cell_to_move
+from ..agents.best import MEMO_REVEALED
+from ..agents.csp import DC_GUESS
+from ..cells import COVERED, REVEAL
+from ..engine import Game
 from ..levels import Level
 from ..report import PaperResult
 from ..stats import wilson
@@ -47,14 +52,16 @@ EVALUATION_SEED = 20261123
 CHUNK = 5_000  # games per task: the unit a sweep resumes by
 
 # Run sizes per profile (the leaderboard notebook's best sections): the ablation table,
-# the zero start's first cell, and the final evaluation (paper: 10^6 games per level and rule).
+# the zero start's first cell, the final evaluation (paper: 10^6 games per level and rule)
+# and the loss profile (8x8x10 and, fewer, 16x30x99: played from Python, see `level_losses`).
 SIZES = {
     "smoke": {"ablation_games": 200, "ablation_expert_games": 20, "cell_games": 200, "cell_expert_games": 20,
-              "final_games": 100},
+              "final_games": 100, "loss_games": 20, "loss_expert_games": 4},
     "quick": {"ablation_games": 10_000, "ablation_expert_games": 1_000, "cell_games": 5_000,
-              "cell_expert_games": 1_000, "final_games": 2_000},
+              "cell_expert_games": 1_000, "final_games": 2_000, "loss_games": 2_000, "loss_expert_games": 300},
     "paper": {"ablation_games": 200_000, "ablation_expert_games": 40_000, "cell_games": 100_000,
-              "cell_expert_games": 20_000, "final_games": 1_000_000},
+              "cell_expert_games": 20_000, "final_games": 1_000_000, "loss_games": 50_000,
+              "loss_expert_games": 5_000},
 }
 
 # Each technique of `best`, and the parameters that turn it off (the ablation table
@@ -237,6 +244,91 @@ def evaluate(tasks: list[dict], scheduler=None) -> pd.DataFrame:
         rows.append({"level": level, "agent_params": params, "games": n, "wins": wins, "win_rate": wins / n,
                      "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(rows)
+
+
+# Where a guess happens, for `loss_profile`: by revealed cells while few are (the decision
+# memo keeps positions with at most MEMO_REVEALED), then by the share of safe cells revealed.
+STAGES = ("1-3 cells revealed", f"4-{MEMO_REVEALED} cells revealed", "under 25% of safe cells revealed",
+          "25-75% revealed", "over 75% revealed")
+
+
+def _stage(revealed: int, safe_cells: int) -> str:
+    if revealed <= 3:
+        return STAGES[0]
+    if revealed <= MEMO_REVEALED:
+        return STAGES[1]
+    share = revealed / safe_cells
+    return STAGES[2] if share < 0.25 else (STAGES[3] if share < 0.75 else STAGES[4])
+
+
+def loss_profile(levels=("8x8x10", "16x30x99"), games: int = 2_000, expert_games: int = 300,
+                 seed: int = TUNING_SEEDS[-1]) -> PaperResult:
+    """Where `best` loses, per level (`level_losses`, expert_games on 16x30x99): one table."""
+    parts = [level_losses(lv, expert_games if lv == "16x30x99" else games, seed) for lv in levels]
+    return PaperResult("loss_profile", None, pd.concat(parts, ignore_index=True), [])
+
+
+def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
+    """Where `best` loses on `level`: every guess of `games` games (dealt from `seed`), by the step
+    that made it (endgame search, forced 50/50, lookahead) and the stage of the game.
+    A guess at mine probability p adds p expected losses to its group (the probabilities
+    of the agent's own solve: exact unless it fell back to its local estimate); per
+    group: guesses, expected losses per game with a 95% t-interval over games, their
+    share of all, the games lost there, mean p; and on
+    every row the games' win rate (Wilson interval) and `early_positions`, the distinct
+    positions with at most MEMO_REVEALED revealed cells where a guess was made. Games
+    are played decision by decision from Python, with the explanations: about 600 8x8x10
+    or 12 16x30x99 games a second."""
+    lv = Level.parse(level)
+    games = check_games("games", games)
+    agent = make_agent(AGENT)
+    agent.warm_up(lv)
+    safe_cells = lv.cells - lv.mines
+    keys = [(step_, stage) for step_ in ("lookahead", "endgame", "fifty-fifty") for stage in STAGES]
+    expected = np.zeros((games, len(keys)))
+    counts = np.zeros(len(keys), np.int64)
+    fatal = np.zeros(len(keys), np.int64)
+    early = set()  # positions with at most MEMO_REVEALED revealed cells where a guess was made
+    won = 0
+    for g, child in enumerate(np.random.SeedSequence(seed).spawn(games)):
+        game = Game(lv, seed=child)
+        s = agent.state(lv.cells, lv.mines)
+        while not game.over:
+            moves = agent.decision(game)
+            k = None
+            view = game._gs.shown
+            if s.decision[DC_GUESS] and (view >= 0).any():
+                cell = moves[0][1]
+                revealed = int((view >= 0).sum())
+                k = keys.index((agent.guess_step(game._gs, s, cell), _stage(revealed, safe_cells)))
+                expected[g, k] += s.ws.prob[cell]
+                counts[k] += 1
+                if revealed <= MEMO_REVEALED:
+                    early.add(view.tobytes())
+            for kind, cell in moves:
+                if kind == REVEAL and game._gs.shown[cell] != COVERED:
+                    continue  # opened by an earlier reveal's flood
+                game.apply(cell_to_move(kind, cell, lv))
+                if game.over:
+                    break
+            if game.over and not game.won and k is not None:
+                fatal[k] += 1
+        won += game.won
+    total = expected.sum()
+    rows = []
+    for k, (step_, stage) in enumerate(keys):
+        if counts[k] == 0:
+            continue
+        per_game = expected[:, k]
+        mean = per_game.mean()
+        half = sps.t.ppf(0.975, games - 1) * per_game.std(ddof=1) / np.sqrt(games) if games > 1 else np.nan
+        rows.append({"level": level, "step": step_, "stage": stage, "games": games, "guesses": int(counts[k]),
+                     "expected_losses_per_game": mean, "ci_low": max(mean - half, 0.0), "ci_high": mean + half,
+                     "share": per_game.sum() / total if total else 0.0, "games_lost_here": int(fatal[k]),
+                     "mean_p_mine": per_game.sum() / counts[k]})
+    table = pd.DataFrame(rows).sort_values("expected_losses_per_game", ascending=False, ignore_index=True)
+    lo, hi = wilson(won, games)
+    return table.assign(win_rate=won / games, win_low=lo, win_high=hi, early_positions=len(early))
 
 
 def _opening_cell(level: str, first_cells: dict) -> tuple[int, int]:
