@@ -112,3 +112,12 @@ def test_the_loss_profile_accounts_for_every_loss():
     assert t["share"].sum() == pytest.approx(1) and (t["ci_low"] <= t["expected_losses_per_game"]).all()
     assert set(t["step"]) <= {"lookahead", "endgame", "fifty-fifty"} and set(t["stage"]) <= set(S.STAGES)
     assert (t["mean_p_mine"] > 0).all() and (t["mean_p_mine"] < 1).all() and t["early_positions"].iloc[0] > 0
+
+
+def test_several_levels_in_one_sweep_give_what_each_gives_alone():
+    weak = {"no lookahead": {"max_candidates": 1}}
+    together = S.paired_gains_levels({"5x5x4": (weak, 300), "4x6x5": (weak, 200)}, seed=1002, executor="serial")
+    alone = pd.concat([S.paired_gains(weak, lv, n, seed=1002, executor="serial")
+                       for lv, n in (("5x5x4", 300), ("4x6x5", 200))], ignore_index=True)
+    pd.testing.assert_frame_equal(together, alone)
+    assert list(together["games"]) == [300, 200]

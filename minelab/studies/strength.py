@@ -105,16 +105,28 @@ def play_variants(variants: dict, level: str, games: int, seed: int, executor="p
                   fresh: bool = True) -> pd.DataFrame:
     """One row per game and variant: `best` with each variant's parameters on the same
     `games` boards of `level` (column `variant`)."""
-    variants = _check_variants(variants)
-    Level.parse(level)
-    games = check_games("games", games)
-    by_params = {json.dumps(p, sort_keys=True): p for p in variants.values()}  # two names, one set: played once
-    tasks = [t for p in by_params.values()
-             for t in play_tasks([AGENT], level, games, seed, chunk=CHUNK, agent_params={AGENT: p})]
+    return play_levels({level: (variants, games)}, seed, executor, fresh)
+
+
+def play_levels(plan: dict, seed: int, executor="processes", fresh: bool = True) -> pd.DataFrame:
+    """`play_variants` for several levels in one sweep (one pool of workers): plan is
+    {level: (variants, games)}; the frame's `level` column tells them apart."""
+    if not isinstance(plan, dict) or not plan:
+        raise ValueError(f"plan must be a non-empty dict {{level: (variants, games)}}, got {plan!r}")
+    tasks, named = [], []
+    for level, (variants, games) in plan.items():
+        variants = _check_variants(variants)
+        Level.parse(level)
+        games = check_games("games", games)
+        by_params = {json.dumps(p, sort_keys=True): p for p in variants.values()}  # two names, one set: played once
+        tasks += [t for p in by_params.values()
+                  for t in play_tasks([AGENT], level, games, seed, chunk=CHUNK, agent_params={AGENT: p})]
+        named.append((level, variants))
     with _results(fresh) as folder:
         df = run_sweep(tasks, results_dir=folder, executor=executor, progress=False)
     key = _params_key(df)
-    parts = [df[key == json.dumps(p, sort_keys=True)].assign(variant=name) for name, p in variants.items()]
+    parts = [df[(df["level"] == level) & (key == json.dumps(p, sort_keys=True))].assign(variant=name)
+             for level, variants in named for name, p in variants.items()]
     return pd.concat(parts, ignore_index=True)
 
 
@@ -142,13 +154,24 @@ def paired_gains(variants: dict, level: str, games: int, seed: int, base: str = 
                  executor="processes", fresh: bool = True) -> pd.DataFrame:
     """Each variant against `base` (a name in `variants`; "default" = best's defaults,
     added when missing), paired on the same boards: one row per variant."""
-    variants = dict(variants)
-    if base == "default" and base not in variants:
-        variants = {"default": {}, **variants}
-    if base not in variants:
-        raise ValueError(f"base must be one of the variants' names {list(variants)}, got {base!r}")
-    df = play_variants(variants, level, games, seed, executor, fresh)
-    rows = [{"level": level, "seed": seed, **paired(df, base, name)} for name in variants if name != base]
+    return paired_gains_levels({level: (variants, games)}, seed, base, executor, fresh)
+
+
+def paired_gains_levels(plan: dict, seed: int, base: str = "default", executor="processes",
+                        fresh: bool = True) -> pd.DataFrame:
+    """`paired_gains` on several levels in one sweep: plan is {level: (variants, games)};
+    one row per level and variant, levels in the plan's order."""
+    full = {}
+    for level, (variants, games) in plan.items():
+        variants = dict(variants)
+        if base == "default" and base not in variants:
+            variants = {"default": {}, **variants}
+        if base not in variants:
+            raise ValueError(f"base must be one of the variants' names {list(variants)}, got {base!r}")
+        full[level] = (variants, games)
+    df = play_levels(full, seed, executor, fresh)
+    rows = [{"level": level, "seed": seed, **paired(df[df["level"] == level], base, name)}
+            for level, (variants, _) in full.items() for name in variants if name != base]
     return pd.DataFrame(rows)
 
 
@@ -156,15 +179,12 @@ def ablation_table(techniques: dict = ABLATIONS, levels=LEVELS, games: int = 20_
                    seed: int = ABLATION_SEED, executor="processes") -> PaperResult:
     """Each technique's paired gain per level: best's defaults minus best with the
     technique turned off (the parameters in `techniques`), on the same boards."""
-    rows = []
-    for level in levels:
-        n = expert_games if level == "16x30x99" else games
-        off = {f"without {name}": params for name, params in techniques.items()}
-        t = paired_gains(off, level, n, seed, executor=executor)
-        for r in t.itertuples():
-            rows.append({"technique": r.variant.removeprefix("without "), "level": level, "games": r.games,
-                         "with": r.base_win_rate, "without": r.variant_win_rate, "gain": -r.diff,
-                         "gain_low": -r.diff_high, "gain_high": -r.diff_low, "mcnemar_p": r.mcnemar_p})
+    off = {f"without {name}": params for name, params in techniques.items()}
+    plan = {level: (off, expert_games if level == "16x30x99" else games) for level in levels}
+    t = paired_gains_levels(plan, seed, executor=executor)  # every level in one sweep
+    rows = [{"technique": r.variant.removeprefix("without "), "level": r.level, "games": r.games,
+             "with": r.base_win_rate, "without": r.variant_win_rate, "gain": -r.diff,
+             "gain_low": -r.diff_high, "gain_high": -r.diff_low, "mcnemar_p": r.mcnemar_p} for r in t.itertuples()]
     table = pd.DataFrame(rows)
     return PaperResult("ablation_table", None, table, [])
 
@@ -186,19 +206,20 @@ def opening_cells(levels=LEVELS, cells=FIRST_CELL_CANDIDATES, games: int = 20_00
     """Under the opening rule (the first click is a zero), `best` with its first click on
     each of `cells`, paired on the same boards per level: win rates, each cell's paired
     difference from the corner, and per level the best cell (column `best`)."""
+    variants = {str(tuple(c)): ({} if tuple(c) == (0, 0) else {"first_click": list(c)}) for c in cells}
+    base = str((0, 0)) if (0, 0) in [tuple(c) for c in cells] else next(iter(variants))
+    plan = {f"{level}:opening": (variants, expert_games if level == "16x30x99" else games) for level in levels}
+    t = paired_gains_levels(plan, seed, base=base, executor=executor)  # every level in one sweep
     rows = []
     for level in levels:
-        n = expert_games if level == "16x30x99" else games
-        variants = {str(tuple(c)): ({} if tuple(c) == (0, 0) else {"first_click": list(c)}) for c in cells}
-        base = str((0, 0)) if (0, 0) in [tuple(c) for c in cells] else next(iter(variants))
-        t = paired_gains(variants, f"{level}:opening", n, seed, base=base, executor=executor)
-        first = t.iloc[0]
+        part = t[t["level"] == f"{level}:opening"]
+        first = part.iloc[0]
         rows.append({"level": level, "first_cell": base, "games": int(first.games),
                      "win_rate": first.base_win_rate, "diff": 0.0, "diff_low": 0.0, "diff_high": 0.0,
                      "mcnemar_p": 1.0})
         rows += [{"level": level, "first_cell": r.variant, "games": int(r.games), "win_rate": r.variant_win_rate,
                   "diff": r.diff, "diff_low": r.diff_low, "diff_high": r.diff_high, "mcnemar_p": r.mcnemar_p}
-                 for r in t.itertuples()]
+                 for r in part.itertuples()]
     table = pd.DataFrame(rows)
     for level, part in table.groupby("level", sort=False):
         lo, hi = zip(*(wilson(round(w * n), n) for w, n in zip(part["win_rate"], part["games"])))
