@@ -112,6 +112,9 @@ def test_the_loss_profile_accounts_for_every_loss():
     assert t["share"].sum() == pytest.approx(1) and (t["ci_low"] <= t["expected_losses_per_game"]).all()
     assert set(t["step"]) <= {"lookahead", "endgame", "fifty-fifty"} and set(t["stage"]) <= set(S.STAGES)
     assert (t["mean_p_mine"] > 0).all() and (t["mean_p_mine"] < 1).all() and t["early_positions"].iloc[0] > 0
+    assert S.level_losses("3x3x0", 5, seed=1).empty  # no mine: won at once, no guess
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        S.level_losses("5x5x4", 10, seed=-1)
 
 
 def test_several_levels_in_one_sweep_give_what_each_gives_alone():

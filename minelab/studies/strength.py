@@ -302,6 +302,8 @@ def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
     or 12 16x30x99 games a second."""
     lv = Level.parse(level)
     games = check_games("games", games)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     agent = make_agent(AGENT)
     agent.warm_up(lv)
     safe_cells = lv.cells - lv.mines
@@ -347,7 +349,10 @@ def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
                      "expected_losses_per_game": mean, "ci_low": max(mean - half, 0.0), "ci_high": mean + half,
                      "share": per_game.sum() / total if total else 0.0, "games_lost_here": int(fatal[k]),
                      "mean_p_mine": per_game.sum() / counts[k]})
-    table = pd.DataFrame(rows).sort_values("expected_losses_per_game", ascending=False, ignore_index=True)
+    columns = ["level", "step", "stage", "games", "guesses", "expected_losses_per_game", "ci_low", "ci_high",
+               "share", "games_lost_here", "mean_p_mine"]  # no rows when no game needed a guess
+    table = pd.DataFrame(rows, columns=columns).sort_values("expected_losses_per_game", ascending=False,
+                                                            ignore_index=True)
     lo, hi = wilson(won, games)
     return table.assign(win_rate=won / games, win_low=lo, win_high=hi, early_positions=len(early))
 
