@@ -124,3 +124,18 @@ def test_several_levels_in_one_sweep_give_what_each_gives_alone():
                        for lv, n in (("5x5x4", 300), ("4x6x5", 200))], ignore_index=True)
     pd.testing.assert_frame_equal(together, alone)
     assert list(together["games"]) == [300, 200]
+
+
+def test_rollout_values_play_best_from_a_position_on_consistent_layouts():
+    # 3x3x1 with the four corners showing 1: the mine can only be in the centre
+    corners = {(0, 0): 1, (0, 2): 1, (2, 0): 1, (2, 2): 1}
+    t = S.rollout_values("3x3x1", corners, [(1, 1), (0, 1)], layouts=50, seed=1).set_index("cell")
+    assert t.loc["(1, 1)", "win_rate"] == 0 and t.loc["(1, 1)", "diff"] == -1  # the mine, in every layout
+    assert t["best_guess"].sum() == 1 and t.loc[t["best_guess"], "win_rate"].item() == 1
+    assert (t["layouts"] == 50).all() and (t["ci_low"] <= t["win_rate"]).all()
+    with pytest.raises(ValueError, match="no layout"):
+        S.rollout_values("3x3x1", {(0, 0): 3}, [(2, 2)], layouts=5)
+    with pytest.raises(ValueError, match="number 1-8"):
+        S.rollout_values("3x3x1", {(0, 0): 0}, [(2, 2)], layouts=5)
+    with pytest.raises(ValueError, match="candidates must be covered"):
+        S.rollout_values("3x3x1", {(0, 0): 1}, [(0, 0)], layouts=5)

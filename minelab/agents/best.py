@@ -85,8 +85,19 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from ..cells import REVEAL
-from ..engine import SP_COLS, SP_MINES, SP_ROWS, ST_STATUS, begin_game, kernel, record_game
+from ..cells import COVERED, REVEAL
+from ..engine import (
+    SP_COLS,
+    SP_MINES,
+    SP_ROWS,
+    ST_DEALT,
+    ST_STATUS,
+    begin_game,
+    kernel,
+    neighbour_counts,
+    open_cell,
+    record_game,
+)
 from ..probability import (
     CERTAIN_SAFE,
     DEFAULT_MAX_WORK,
@@ -905,6 +916,36 @@ def best_batch(gs, n_games, deal_rng, agent_rng, s, x, cfg, out):
         out[g, 7] = fallbacks
         out[g, 8] = endgames
         out[g, 9] = aborts
+
+
+@kernel
+def best_rollouts(gs, layouts, opened, candidates, s, x, cfg, rng, wins):
+    """Rollouts from a position: for each layout b (uint8 rows of `layouts`) and candidate
+    cell k, the cells `opened` are revealed, then candidates[k], then `best` plays to the
+    end; wins[b, k] = 1 when it wins (0 when the candidate is a mine). The mines are
+    written into gs only as the board being played, as in any game."""
+    st = gs.counters
+    for b in range(layouts.shape[0]):
+        for k in range(candidates.shape[0]):
+            wins[b, k] = 0
+            if layouts[b, candidates[k]]:
+                continue
+            for i in range(gs.mine.shape[0]):
+                gs.mine[i] = layouts[b, i]
+            neighbour_counts(gs.mine, gs.nbr, gs.nbr_count, gs.counts)
+            gs.shown[:] = COVERED
+            st[:] = 0
+            st[ST_DEALT] = 1
+            for c in opened:
+                open_cell(gs, c)
+            open_cell(gs, candidates[k])
+            s.known[:] = 0
+            while st[ST_STATUS] == 0:
+                n_moves = best_decide(gs, s, x, cfg, rng)
+                if n_moves < 0:
+                    break
+                apply_decision(gs, s, n_moves, rng)
+            wins[b, k] = st[ST_STATUS] == 1
 
 
 @register

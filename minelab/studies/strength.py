@@ -34,7 +34,7 @@ from scipy import stats as sps
 
 from ..agents import make_agent
 from ..agents.base import cell_to_move
-from ..agents.best import MEMO_REVEALED
+from ..agents.best import MEMO_REVEALED, best_rollouts
 from ..agents.csp import DC_GUESS
 from ..cells import COVERED, REVEAL
 from ..engine import Game
@@ -355,6 +355,75 @@ def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
                                                             ignore_index=True)
     lo, hi = wilson(won, games)
     return table.assign(win_rate=won / games, win_low=lo, win_high=hi, early_positions=len(early))
+
+
+def _consistent_layouts(lv: Level, shown: dict, n: int, rng: np.random.Generator) -> np.ndarray:
+    """n layouts drawn uniformly among those of lv's mines with the cells of `shown`
+    ({flat cell: number}) safe and showing their numbers (rejection from uniform deals)."""
+    nbr = [[r * lv.cols + c for r in range(max(i // lv.cols - 1, 0), min(i // lv.cols + 2, lv.rows))
+            for c in range(max(i % lv.cols - 1, 0), min(i % lv.cols + 2, lv.cols)) if r * lv.cols + c != i]
+           for i in shown]
+    free = np.setdiff1d(np.arange(lv.cells), list(shown))
+    want = np.array(list(shown.values()))
+    out = np.zeros((n, lv.cells), np.uint8)
+    got, tries = 0, 0
+    while got < n:
+        tries += 1
+        if tries > 1000 * n + 10_000:
+            raise ValueError(f"position: no layout of {lv.mines} mines shows these numbers (or almost none does)")
+        m = np.zeros(lv.cells, np.uint8)
+        m[rng.choice(free, lv.mines, replace=False)] = 1
+        if all(m[cells].sum() == v for cells, v in zip(nbr, want)):
+            out[got] = m
+            got += 1
+    return out
+
+
+def rollout_values(level: str, shown: dict, candidates, layouts: int = 20_000,
+                   seed: int = TUNING_SEEDS[-2]) -> pd.DataFrame:
+    """Is `best`'s guess the best one in a position? The position: the cells of `shown`
+    ({(row, col): number}, numbers 1-8, so no flood) revealed. On `layouts` layouts drawn
+    uniformly among the consistent ones (from `seed`), each cell of `candidates` (and
+    `best`'s own guess) is revealed, then `best` plays to the end: each cell's win rate
+    (Wilson interval) and its paired difference from `best`'s guess with a 95% t-interval.
+    Policy evaluation by rollouts: the layouts are drawn by the study, never seen by `best`."""
+    lv = Level.parse(level)
+    layouts = check_games("layouts", layouts)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if not isinstance(shown, dict) or not shown:
+        raise ValueError(f"shown must be a non-empty dict {{(row, col): number}}, got {shown!r}")
+    flat = {}
+    for (r, c), v in shown.items():
+        if not (0 <= r < lv.rows and 0 <= c < lv.cols) or not isinstance(v, (int, np.integer)) or not 1 <= v <= 8:
+            raise ValueError(f"shown: ({r}, {c}) must be a cell of {level} with a number 1-8, got {v!r}")
+        flat[r * lv.cols + c] = int(v)
+    cand = [r * lv.cols + c for r, c in candidates]
+    if not cand or any(not 0 <= q < lv.cells or q in flat for q in cand):
+        raise ValueError("candidates must be covered cells (row, col) of the level, at least one")
+    rng = np.random.default_rng(seed)
+    boards = _consistent_layouts(lv, flat, layouts, rng)
+    agent = make_agent(AGENT)
+    game = Game.from_mines(boards[0].reshape(lv.rows, lv.cols))
+    for q in flat:
+        game.reveal(*divmod(q, lv.cols))
+    own = next(q for kind, q in agent.decision(game) if kind == REVEAL)  # best's reveal here (its guess)
+    cand = [own] + [q for q in dict.fromkeys(cand) if q != own]
+    state, x = agent.state(lv.cells, lv.mines), agent.buffers(lv.cells, lv.mines)
+    wins = np.zeros((layouts, len(cand)), np.uint8)
+    best_rollouts(game._gs, boards, np.array(list(flat), np.int64), np.array(cand, np.int64), state, x,
+                  agent.settings(lv.rows, lv.cols), rng, wins)
+    rows = []
+    for k, q in enumerate(cand):
+        w = int(wins[:, k].sum())
+        lo, hi = wilson(w, layouts)
+        d = wins[:, k].astype(float) - wins[:, 0]  # floats: uint8 differences would wrap
+        ci = sps.ttest_1samp(d, 0.0).confidence_interval(0.95) if k and d.std() > 0 else None
+        rows.append({"level": level, "cell": str(divmod(q, lv.cols)), "best_guess": k == 0, "layouts": layouts,
+                     "win_rate": w / layouts, "ci_low": lo, "ci_high": hi, "diff": d.mean(),
+                     "diff_low": float(ci.low) if ci is not None else d.mean(),
+                     "diff_high": float(ci.high) if ci is not None else d.mean()})  # no spread: no interval
+    return pd.DataFrame(rows).sort_values("win_rate", ascending=False, kind="stable", ignore_index=True)
 
 
 def _opening_cell(level: str, first_cells: dict) -> tuple[int, int]:
