@@ -383,7 +383,8 @@ def rollout_values(level: str, shown: dict, candidates, layouts: int = 20_000,
                    seed: int = TUNING_SEEDS[-2]) -> pd.DataFrame:
     """Is `best`'s guess the best one in a position? The position: the cells of `shown`
     ({(row, col): number}, numbers 1-8, so no flood) revealed. On `layouts` layouts drawn
-    uniformly among the consistent ones (from `seed`), each cell of `candidates` (and
+    uniformly among the consistent ones (from `seed`; the posterior under the safe and
+    none rules, not the zero start's), each cell of `candidates` (and
     `best`'s own guess) is revealed, then `best` plays to the end: each cell's win rate
     (Wilson interval) and its paired difference from `best`'s guess with a 95% t-interval.
     Policy evaluation by rollouts: the layouts are drawn by the study, never seen by `best`."""
