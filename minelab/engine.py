@@ -335,14 +335,15 @@ def run_streams(seed) -> tuple[np.random.Generator, np.random.Generator]:
     """
     if isinstance(seed, np.random.Generator):
         raise ValueError("seed for a run must be an int or a SeedSequence, not a Generator")
-    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(_check_seed(seed))
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(check_seed(seed))
     deal, agent = ss.spawn(2)
     return np.random.Generator(np.random.PCG64(deal)), np.random.Generator(np.random.PCG64(agent))
 
 
-def _check_seed(seed):
+def check_seed(seed, name: str = "seed") -> int:
+    """A root seed: a non-negative integer (numpy's too); ValueError naming `name` otherwise."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        raise ValueError(f"{name} must be a non-negative integer, got {seed!r}")
     return int(seed)
 
 

@@ -926,13 +926,13 @@ def best_rollouts(gs, layouts, opened, candidates, s, x, cfg, rng, wins):
     written into gs only as the board being played, as in any game."""
     st = gs.counters
     for b in range(layouts.shape[0]):
+        for i in range(gs.mine.shape[0]):  # the board, once per layout (play never changes it)
+            gs.mine[i] = layouts[b, i]
+        neighbour_counts(gs.mine, gs.nbr, gs.nbr_count, gs.counts)
         for k in range(candidates.shape[0]):
             wins[b, k] = 0
             if layouts[b, candidates[k]]:
                 continue
-            for i in range(gs.mine.shape[0]):
-                gs.mine[i] = layouts[b, i]
-            neighbour_counts(gs.mine, gs.nbr, gs.nbr_count, gs.counts)
             gs.shown[:] = COVERED
             st[:] = 0
             st[ST_DEALT] = 1

@@ -492,8 +492,14 @@ class CSPAgent(Agent):
 
     def act(self, game):
         """Make every move of the next decision on `game`; returns the moves made."""
+        return self.play_moves(game, self.decision(game))
+
+    def play_moves(self, game, moves):
+        """Make the (kind, cell) moves of a decision (`decision`) on `game`, skipping
+        reveals an earlier reveal's flood already made, until the game ends; returns the
+        moves made."""
         made = []
-        for kind, cell in self.decision(game):
+        for kind, cell in moves:
             if kind == REVEAL and game._gs.shown[cell] != COVERED:
                 continue  # opened by an earlier reveal's flood
             move = cell_to_move(kind, cell, game.level)

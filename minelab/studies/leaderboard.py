@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 import pandas as pd
 
 from .. import paths, report
 from ..agents import list_agents, make_agent
 from ..agents.bandit import BanditAgent
 from ..agents.gardea import TrainedAgent
+from ..engine import check_seed
 from ..levels import Level
 from ..report import PaperResult
 from ..stats import wilson
@@ -182,9 +182,7 @@ def leaderboard_win_rates(games: int = SIZES["quick"]["games"], expert_games: in
     sizes = {k: check_games(k, v) for k, v in dict(
         games=games, expert_games=expert_games, slow_expert_games=slow_expert_games, train_games=train_games,
         expert_train_games=expert_train_games, test_games=test_games, expert_test_games=expert_test_games).items()}
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    seed = int(seed)
+    seed = check_seed(seed)
     levels = _levels(levels)
     rules = _names("rules", rules, RULES)
     who = roster(agents, skip)
@@ -377,13 +375,12 @@ def check_opening_square(expert_games: int = SIZES["quick"]["expert_games"], see
     same boards (chunk seeds as in `leaderboard_win_rates`, so the corner games are the
     leaderboard's own). A table only: first click, games, wins, win rate, Wilson 95%."""
     n = check_games("expert_games", expert_games)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    seed = check_seed(seed)
     cell = tuple(int(v) for v in cell)
     level = level_string(EXPERT, "opening")
     frames = []
     for first, params in (("corner", None), (str(cell), {agent: {"first_click": list(cell)}})):
-        tasks = play_tasks([agent], level, n, int(seed), agent_params=params)
+        tasks = play_tasks([agent], level, n, seed, agent_params=params)
         frames.append(run_sweep(tasks, executor=executor, progress=False).assign(first_click=first))
     table = win_rates(pd.concat(frames, ignore_index=True), by=("agent", "first_click"))
     table.insert(1, "level", level)

@@ -33,11 +33,10 @@ import pandas as pd
 from scipy import stats as sps
 
 from ..agents import make_agent
-from ..agents.base import cell_to_move
 from ..agents.best import MEMO_REVEALED, best_rollouts
 from ..agents.csp import DC_GUESS
-from ..cells import COVERED, REVEAL
-from ..engine import Game
+from ..cells import REVEAL
+from ..engine import Game, check_seed, neighbour_table
 from ..levels import Level
 from ..report import PaperResult
 from ..stats import wilson
@@ -72,6 +71,11 @@ ABLATIONS = {
     "corners-first order of equally safe cells": {"tie_order": "frontier"},
     "forced 50/50s guessed at once": {"fifty_fifty": False},
 }
+
+
+def _games_for(level: str, games: int, expert_games: int) -> int:
+    """The run size of one of `levels`: expert_games on "16x30x99", games elsewhere."""
+    return expert_games if level == "16x30x99" else games
 
 
 def _check_variants(variants) -> dict[str, dict]:
@@ -180,7 +184,7 @@ def ablation_table(techniques: dict = ABLATIONS, levels=LEVELS, games: int = 20_
     """Each technique's paired gain per level: best's defaults minus best with the
     technique turned off (the parameters in `techniques`), on the same boards."""
     off = {f"without {name}": params for name, params in techniques.items()}
-    plan = {level: (off, expert_games if level == "16x30x99" else games) for level in levels}
+    plan = {level: (off, _games_for(level, games, expert_games)) for level in levels}
     t = paired_gains_levels(plan, seed, executor=executor)  # every level in one sweep
     rows = [{"technique": r.variant.removeprefix("without "), "level": r.level, "games": r.games,
              "with": r.base_win_rate, "without": r.variant_win_rate, "gain": -r.diff,
@@ -208,7 +212,7 @@ def opening_cells(levels=LEVELS, cells=FIRST_CELL_CANDIDATES, games: int = 20_00
     difference from the corner, and per level the best cell (column `best`)."""
     variants = {str(tuple(c)): ({} if tuple(c) == (0, 0) else {"first_click": list(c)}) for c in cells}
     base = str((0, 0)) if (0, 0) in [tuple(c) for c in cells] else next(iter(variants))
-    plan = {f"{level}:opening": (variants, expert_games if level == "16x30x99" else games) for level in levels}
+    plan = {f"{level}:opening": (variants, _games_for(level, games, expert_games)) for level in levels}
     t = paired_gains_levels(plan, seed, base=base, executor=executor)  # every level in one sweep
     rows = []
     for level in levels:
@@ -285,7 +289,7 @@ def _stage(revealed: int, safe_cells: int) -> str:
 def loss_profile(levels=("8x8x10", "16x30x99"), games: int = 2_000, expert_games: int = 300,
                  seed: int = TUNING_SEEDS[-1]) -> PaperResult:
     """Where `best` loses, per level (`level_losses`, expert_games on 16x30x99): one table."""
-    parts = [level_losses(lv, expert_games if lv == "16x30x99" else games, seed) for lv in levels]
+    parts = [level_losses(lv, _games_for(lv, games, expert_games), seed) for lv in levels]
     return PaperResult("loss_profile", None, pd.concat(parts, ignore_index=True), [])
 
 
@@ -302,8 +306,7 @@ def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
     or 12 16x30x99 games a second."""
     lv = Level.parse(level)
     games = check_games("games", games)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    seed = check_seed(seed)
     agent = make_agent(AGENT)
     agent.warm_up(lv)
     safe_cells = lv.cells - lv.mines
@@ -328,12 +331,7 @@ def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
                 counts[k] += 1
                 if revealed <= MEMO_REVEALED:
                     early.add(view.tobytes())
-            for kind, cell in moves:
-                if kind == REVEAL and game._gs.shown[cell] != COVERED:
-                    continue  # opened by an earlier reveal's flood
-                game.apply(cell_to_move(kind, cell, lv))
-                if game.over:
-                    break
+            agent.play_moves(game, moves)
             if game.over and not game.won and k is not None:
                 fatal[k] += 1
         won += game.won
@@ -360,9 +358,8 @@ def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
 def _consistent_layouts(lv: Level, shown: dict, n: int, rng: np.random.Generator) -> np.ndarray:
     """n layouts drawn uniformly among those of lv's mines with the cells of `shown`
     ({flat cell: number}) safe and showing their numbers (rejection from uniform deals)."""
-    nbr = [[r * lv.cols + c for r in range(max(i // lv.cols - 1, 0), min(i // lv.cols + 2, lv.rows))
-            for c in range(max(i % lv.cols - 1, 0), min(i % lv.cols + 2, lv.cols)) if r * lv.cols + c != i]
-           for i in shown]
+    table, count = neighbour_table(lv.rows, lv.cols)
+    nbr = [table[i, :count[i]] for i in shown]
     free = np.setdiff1d(np.arange(lv.cells), list(shown))
     want = np.array(list(shown.values()))
     out = np.zeros((n, lv.cells), np.uint8)
@@ -390,8 +387,7 @@ def rollout_values(level: str, shown: dict, candidates, layouts: int = 20_000,
     Policy evaluation by rollouts: the layouts are drawn by the study, never seen by `best`."""
     lv = Level.parse(level)
     layouts = check_games("layouts", layouts)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    seed = check_seed(seed)
     if not isinstance(shown, dict) or not shown:
         raise ValueError(f"shown must be a non-empty dict {{(row, col): number}}, got {shown!r}")
     flat = {}
