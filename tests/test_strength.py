@@ -64,6 +64,7 @@ def test_evaluation_seeds_never_meet_tuning_or_ablation_seeds():
                 for i in range(3):
                     used.add(derive_seed(seed, {"level": level + rule, "n_games": S.CHUNK, "chunk": i}))
     assert S.EVALUATION_SEED not in S.TUNING_SEEDS and S.EVALUATION_SEED != S.ABLATION_SEED
+    assert S.EVALUATION_SEED not in S.PAST_EVALUATION_SEEDS  # a frozen version is judged on boards never seen
     assert not ev & used
     tasks = S.evaluation_tasks(levels=("16x30x99",), rules=("opening",), games=10, first_cells={
         ("16x30x99", "opening"): (3, 3)})

@@ -18,12 +18,22 @@ written here from scratch:
 4. Otherwise a guess among the safest cells, each candidate c looked at one step
    ahead: for each number v it can show, the position with c revealed as v is solved
    exactly, giving P(v | c safe) (from the layout counts), whether that position has a
-   certain safe cell ("progress"), how many, and the safety of its best next guess.
-   The default rule, `guess_rule="blend"`: among the cells within `margin` (0.05) of the
-   least mine probability, the highest
-       P(c safe) * (1 + progress_weight * P(progress | c safe))    (progress_weight 0.1)
-   so a cell that more often leads to a certain safe cell may be a little less safe
-   (a certain progress is worth up to 10% of safety). Ties: the order below.
+   certain safe cell ("progress"), how many, and the safety of its best next guesses.
+   The default rule, `guess_rule="secondary"` (D. Hill's secondary safety, issue 15):
+   among the cells within `margin` (0.1) of the least mine probability, the highest
+       P(c safe) * E_v[blended next safety | c safe] * (1 + progress_weight * P(progress | c safe))
+   where the blended next safety of a position is (4 s1 + s2) / 5 of its two safest
+   *living* cells (a certain safe cell counts 1; a cell is dead when every unrevealed
+   neighbour is a known mine or certain, so its number is already determined and
+   revealing it tells nothing): the chance to survive this guess and the next, with a
+   little of the one after. A candidate that can show one number only (dead) is taken
+   only when every candidate looked at is dead. Candidates stop once one's safety
+   (with the bonus) cannot beat the best score.
+   "blend" (the default from the start of issue 15 until the secondary rule): among
+   cells within `margin` of the least mine probability, the highest
+       P(c safe) * (1 + progress_weight * P(progress | c safe))    (margin 0.05, weight 0.1)
+   so a cell that more often leads to a certain safe cell may be a little less safe.
+   Ties: the order below.
    "pseq" (the tie-break the PSEQ solver is described with; the default until issue
    15): among cells within `margin` of the least, the highest probability of progress,
    then the most expected certain cells, then the highest entropy of the number shown,
@@ -67,6 +77,26 @@ of 256 had cost 0.10 [-0.04, +0.24] on 4,000 expert games, 64 cost 0.25 [+0.03,
 [-0.05, +0.16]; 0.04: +0.10 [-0.08, +0.29], 40,000 games, 1004); 24 candidates under
 pseq (+0.06 [+0.02, +0.09], 1004; +0.01 [-0.01, +0.04], 1007); two-step (+0.28 [-0.14,
 +0.70], 1004; with 24 candidates -0.02 [-0.44, +0.40], 1005).
+Secondary safety (margin 0.1, weight 0.1) against blend, paired, 40,000 games each:
+    16x30x99 +0.42 [+0.18, +0.66] (seed 1014), +0.455 [+0.22, +0.69] (1012), +0.36
+    [+0.12, +0.60] (1011), +0.445 [+0.21, +0.68] (1015); 8x8x10 +0.03 [-0.04, +0.09]
+    (100,000, 1013); 9x9x10 -0.00 [-0.03, +0.02] (100,000, 1013); 16x16x40 -0.04 [-0.15,
+    +0.07] (60,000, 1013); zero start (first cell (2,2), on expert (3,3), seed 1017):
+    8x8x10 +0.00 [-0.04, +0.04], 9x9x10 +0.00 [-0.02, +0.02] (60,000 each), 16x16x40
+    -0.02 [-0.11, +0.06] (30,000), 16x30x99 -0.13 [-0.43, +0.17] (20,000) and +0.16
+    [-0.01, +0.33] (60,000, 1018). So a gain on expert, nothing measurable elsewhere.
+    Around it on expert (40,000 games): weight 0 +0.17 [-0.24, +0.57] (1011), 0.05 +0.32
+    [-0.06, +0.69] and 0.15 +0.36 [+0.12, +0.60] (1014), 0.2 +0.24 [-0.00, +0.48]
+    (1012); margin 0.05 +0.38, 0.15 +0.445 (1012); 24 candidates +0.42 (1014); the
+    blended safety's weights (1, 0) and (2, 1) instead of (4, 1): 0.4069 and 0.4075
+    against 0.4077 (1016, the same boards), within noise: (4, 1), Hill's, kept. It is
+    no slower (`minelab bench csp`: 8x8x10 8,000 vs 7,400 games/s, 16x30x99 736 vs 730).
+What did not help either: D. Hill's "long-term risk" for 2-cell 50/50s (a candidate's
+mine probability lowered by the chance it is the mine of a pair that nothing can ever
+tell apart: the cells beyond the pair all mines or off the board, at most one of them
+still unknown): +0.4425 against the secondary rule's +0.445 on the same 40,000 expert
+boards (1015), with weight 0.9 or 0.5; such pairs are rare while they could still be
+avoided, so it was not kept.
 The ablation table (leaderboard notebook, `strength.ablation_table`) gives each
 technique's gain on each level.
 
@@ -99,6 +129,7 @@ from ..engine import (
     record_game,
 )
 from ..probability import (
+    CERTAIN_MINE,
     CERTAIN_SAFE,
     DEFAULT_MAX_WORK,
     OK,
@@ -135,11 +166,13 @@ MEMO_REVEALED = 8  # only positions with at most this many revealed cells are me
 GUESS_TWO_STEP = 0
 GUESS_PSEQ = 1
 GUESS_BLEND = 2
+GUESS_SECONDARY = 3
 ORDER_CORNERS = 1
 ORDER_FRONTIER = 0
 TIE_ORDERS = ("corners", "frontier")  # the first is the default
-GUESS_RULES = ("two-step", "pseq", "blend")  # indices are the kernel's codes
+GUESS_RULES = ("two-step", "pseq", "blend", "secondary")  # indices are the kernel's codes
 SCORE_TOLERANCE = 1e-12
+NEXT_WEIGHTS = (4.0, 1.0)  # secondary: the next position's safety, (4 s1 + s2) / 5 of its two safest living cells
 
 
 class BestBuffers(NamedTuple):
@@ -198,8 +231,8 @@ class BestSettings(NamedTuple):
     endgame_budget: int  # (layouts x cells) it may scan per decision
     max_candidates: int  # cells looked at one step ahead
     guess_rule: int  # GUESS_TWO_STEP, GUESS_PSEQ or GUESS_BLEND
-    progress_weight: float  # blend: the score is P(safe) * (1 + progress_weight * P(progress | safe))
-    margin: float  # pseq: candidates within this of the least mine probability
+    progress_weight: float  # blend, secondary: the score's factor (1 + progress_weight * P(progress | safe))
+    margin: float  # pseq, blend, secondary: candidates within this of the least mine probability
     tie_order: int  # ORDER_CORNERS or ORDER_FRONTIER
     fifty_fifty: bool  # step 3 on (False: a forced 50/50 is left to the lookahead, for the ablation)
     memo_revealed: int  # memoise guesses in positions with at most this many revealed cells (0: off)
@@ -786,6 +819,7 @@ def lookahead_guess(gs, s, x, cfg):
     best_key0 = -1.0
     best_key1 = -1.0
     best_key2 = -1.0
+    best_dead = False  # secondary: the best so far can show one number only (it tells nothing)
     evaluated = 0
     for t in range(m):
         c = x.candidates[x.ranked[t]]
@@ -796,8 +830,21 @@ def lookahead_guess(gs, s, x, cfg):
             break
         if cfg.guess_rule != GUESS_TWO_STEP and p > p_min + cfg.margin:
             break
-        score, k0, k1, k2 = lookahead_score(gs, s.known, x, c, p, log_z, cfg.max_work)
+        if cfg.guess_rule == GUESS_SECONDARY and not best_dead \
+                and (1.0 - p) * (1.0 + cfg.progress_weight) <= best_score + SCORE_TOLERANCE:
+            break  # its score cannot beat the best (at most its safety, with the bonus)
+        score, k0, k1, k2, secondary, values = lookahead_score(gs, s.known, x, c, p, log_z, cfg.max_work)
         evaluated += 1
+        if cfg.guess_rule == GUESS_SECONDARY:
+            score = (1.0 - p) * secondary * (1.0 + cfg.progress_weight * k0)
+            dead = values <= 1
+            if best_score < 0.0 or (best_dead and not dead) or \
+                    (dead == best_dead and score > best_score + SCORE_TOLERANCE):
+                best_score = score
+                best_cell = c
+                best_p = p
+                best_dead = dead
+            continue
         if cfg.guess_rule == GUESS_BLEND:
             score = (1.0 - p) * (1.0 + cfg.progress_weight * k0)
             if score > best_score + SCORE_TOLERANCE:
@@ -836,7 +883,8 @@ def lookahead_score(gs, known, x, cell, p_mine, log_z, max_work):
     """Reveal `cell` (mine probability p_mine; log_z: log layouts of the position) one
     step ahead: for each number v it can show, solve the position with it shown
     (x.look, x.next_view). Returns (P(cell safe) * E[1 if progress else best next
-    safety], P(progress | safe), E[certain safe cells | safe], entropy of v | safe)."""
+    safety], P(progress | safe), E[certain safe cells | safe], entropy of v | safe,
+    E[blended living safety next | safe] (`_next_position`), the numbers v it can show)."""
     view = gs.shown
     nbr = gs.nbr
     nbr_count = gs.nbr_count
@@ -857,6 +905,8 @@ def lookahead_score(gs, known, x, cell, p_mine, log_z, max_work):
     p_progress = 0.0
     e_safe = 0.0
     entropy = 0.0
+    secondary = 0.0
+    values = 0
     for v in range(lo, hi + 1):
         view2[cell] = v
         code = solve_kernel(x.look, view2, known, gs.spec[SP_MINES], nbr, nbr_count, max_work)
@@ -865,7 +915,9 @@ def lookahead_score(gs, known, x, cell, p_mine, log_z, max_work):
         pv = np.exp(x.look.stats[STAT_LOG_LAYOUTS] - log_safe)
         if pv > 0.0:
             entropy -= pv * np.log(pv)
-        n_safe, best_next = _next_position(view2, known, x.look)
+            values += 1
+        n_safe, best_next, blended = _next_position(view2, known, x.look, nbr, nbr_count)
+        secondary += pv * blended
         if n_safe > 0:  # progress
             p_progress += pv
             e_safe += pv * n_safe
@@ -873,20 +925,53 @@ def lookahead_score(gs, known, x, cell, p_mine, log_z, max_work):
             acc += pv
         else:
             acc += pv * best_next
-    return (1.0 - p_mine) * acc, p_progress, e_safe, entropy
+    return (1.0 - p_mine) * acc, p_progress, e_safe, entropy, secondary, values
 
 
 @step
-def _next_position(view2, known, look):
-    """(certain safe cells, best safety of a cell) in the solved position `look`."""
+def _next_position(view2, known, look, nbr, nbr_count):
+    """(certain safe cells, best safety of a cell, blended living safety) in the solved
+    position `look`. A cell is *living* when it may be safe and its number is not yet
+    determined (some unrevealed neighbour is neither a known mine nor certain): a dead
+    cell tells nothing when revealed. The blended safety is (4 s1 + s2) / 5 of the two
+    safest living cells (certain safe ones count 1): the next move's safety, a little
+    of the one after; 1 when only mines are left, the best safety when no cell lives."""
     n_safe = 0
     best_next = 0.0
+    s1 = -1.0
+    s2 = -1.0
+    n_covered = 0
     for i in range(view2.shape[0]):
         if view2[i] < 0 and known[i] == 0:
             if look.certain[i] == CERTAIN_SAFE:
                 n_safe += 1
-            best_next = max(best_next, 1.0 - look.prob[i])
-    return n_safe, best_next
+            safety = 1.0 - look.prob[i]
+            best_next = max(best_next, safety)
+            if look.certain[i] == CERTAIN_MINE:
+                continue
+            n_covered += 1
+            living = False
+            for a in range(nbr_count[i]):
+                j = nbr[i, a]
+                if view2[j] < 0 and known[j] == 0 and look.certain[j] != CERTAIN_SAFE \
+                        and look.certain[j] != CERTAIN_MINE:
+                    living = True
+                    break
+            if not living:
+                continue
+            if safety > s1:
+                s2 = s1
+                s1 = safety
+            elif safety > s2:
+                s2 = safety
+    if n_covered == 0:
+        return n_safe, best_next, 1.0  # only mines left: won
+    if s1 < 0.0:
+        return n_safe, best_next, best_next
+    if s2 < 0.0:
+        s2 = s1
+    w1, w2 = NEXT_WEIGHTS
+    return n_safe, best_next, (w1 * s1 + w2 * s2) / (w1 + w2)
 
 
 @kernel
@@ -957,7 +1042,7 @@ class BestAgent(CSPAgent):
 
     def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, endgame_layouts: int = ENDGAME_LAYOUTS,
                  endgame_budget: int = ENDGAME_BUDGET, max_candidates: int = MAX_CANDIDATES,
-                 guess_rule: str = "blend", margin: float = 0.05, progress_weight: float = 0.1,
+                 guess_rule: str = "secondary", margin: float = 0.1, progress_weight: float = 0.1,
                  tie_order: str = "corners",
                  fifty_fifty: bool = True, memo_revealed: int = MEMO_REVEALED,
                  first_click="corner"):  # 12 parameters: the kernel's settings, each checked
@@ -966,7 +1051,7 @@ class BestAgent(CSPAgent):
         self._buffers: dict[tuple[int, int], BestBuffers] = {}
         if guess_rule not in GUESS_RULES:
             raise ValueError(f"guess_rule must be one of {', '.join(GUESS_RULES)}; got {guess_rule!r}")
-        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 1:  # pseq only
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 1:  # not two-step
             raise ValueError(f"margin must be a number in [0, 1], got {margin!r}")
         if tie_order not in TIE_ORDERS:
             raise ValueError(f"tie_order must be one of {', '.join(TIE_ORDERS)}; got {tie_order!r}")
@@ -977,7 +1062,7 @@ class BestAgent(CSPAgent):
         self.guess_rule = guess_rule
         self.margin = float(margin)
         if isinstance(progress_weight, bool) or not isinstance(progress_weight, (int, float)) \
-                or not 0 <= progress_weight <= 100:  # blend only
+                or not 0 <= progress_weight <= 100:  # blend and secondary
             raise ValueError(f"progress_weight must be a number in [0, 100], got {progress_weight!r}")
         self.progress_weight = float(progress_weight)
         checks = (("endgame_layouts", endgame_layouts, 0, ENDGAME_LAYOUTS), ("endgame_budget", endgame_budget, 1, None),
@@ -996,7 +1081,7 @@ class BestAgent(CSPAgent):
         """The parameters that differ from their defaults."""
         out = super().params()
         for name, default in (("endgame_layouts", ENDGAME_LAYOUTS), ("endgame_budget", ENDGAME_BUDGET),
-                              ("max_candidates", MAX_CANDIDATES), ("guess_rule", "blend"), ("margin", 0.05),
+                              ("max_candidates", MAX_CANDIDATES), ("guess_rule", "secondary"), ("margin", 0.1),
                               ("progress_weight", 0.1),
                               ("tie_order", "corners"), ("fifty_fifty", True), ("memo_revealed", MEMO_REVEALED)):
             if getattr(self, name) != default:
@@ -1062,8 +1147,8 @@ class BestAgent(CSPAgent):
         m = int(np.count_nonzero((gs.shown < 0) & (s.known == 0) & (prob < 1.0)))
         order = prob[x.candidates[x.ranked[:m]]]
         p = prob[cell]
-        score, progress, certain, _ = lookahead_score(gs, s.known, x, cell, p, s.ws.stats[STAT_LOG_LAYOUTS],
-                                                      cfg.max_work)
+        score, progress, certain, _, secondary, values = lookahead_score(
+            gs, s.known, x, cell, p, s.ws.stats[STAT_LOG_LAYOUTS], cfg.max_work)
         said = f"guess {where}: p(mine) = {num(p)} (least {num(order[0])})"
         if cfg.guess_rule == GUESS_PSEQ:
             within = int(np.count_nonzero(order <= order[0] + cfg.margin))
@@ -1073,6 +1158,13 @@ class BestAgent(CSPAgent):
                 return f"{said}; the only cell within {num(cfg.margin)} of the least; one step ahead it gives {ahead}"
             return (f"{said}; of the {looked} cells looked at one step ahead ({within} within {num(cfg.margin)} of "
                     f"the least, at most {cfg.max_candidates}), it gives the best chance of {ahead}")
+        if cfg.guess_rule == GUESS_SECONDARY:
+            within = int(np.count_nonzero(order <= order[0] + cfg.margin))
+            dead = " (it can show one number only: every cell looked at can)" if values <= 1 else ""
+            return (f"{said}; of the cells within {num(cfg.margin)} of the least ({within}), looked at one step "
+                    f"ahead, it has the best chance to survive this guess and the next: P(safe) x next safety "
+                    f"{num(secondary)} x (1 + {num(cfg.progress_weight)} x P(certain cell next) {num(progress)})"
+                    f" = {num((1 - p) * secondary * (1 + cfg.progress_weight * progress))}{dead}")
         if cfg.guess_rule == GUESS_BLEND:
             blend = (1 - p) * (1 + cfg.progress_weight * progress)
             return (f"{said}; its score P(safe) x (1 + {num(cfg.progress_weight)} x P(certain cell next)) = "
