@@ -243,6 +243,34 @@ def test_best_is_not_worse_than_hcsp_on_the_same_boards():
     assert better >= worse
 
 
+@pytest.mark.parametrize("layout, reveal, expected", [
+    # 1x3, one mine, the middle shows 1: both covered cells see nothing covered (dead): no
+    # living cell, so the next safety is the best safety, 1/2
+    ([[1, 0, 0]], (0, 1), (0, 0.5, 0.5)),
+    # 1x4, one mine, the left end shows 0: (0, 1) certain safe (living: it sees (0, 2)),
+    # (0, 2) and (0, 3) safe with 1/2, living: (4 x 1 + 1/2) / 5
+    ([[0, 0, 0, 1]], (0, 0), (1, 1.0, 0.9)),
+    # 1x4, one mine, (0, 1) shows 1: (0, 3) certain safe and living (it sees (0, 2));
+    # (0, 0) and (0, 2) safe with 1/2 but dead (all they see is revealed or certain):
+    # only (0, 3) lives, so the blend is its safety alone (counting a dead 1/2 gives 0.9)
+    ([[0, 0, 1, 0]], (0, 1), (1, 1.0, 1.0)),
+])
+def test_best_secondary_rule_blends_the_two_safest_living_cells(layout, reveal, expected):
+    from minelab.agents.best import _next_position
+    from minelab.engine import neighbour_table
+    from minelab.probability import DEFAULT_MAX_WORK, OK, new_workspace, solve_kernel
+
+    game = game_with(layout, [reveal])
+    view = game.view.ravel().astype(np.int8)
+    rows, cols = game.view.shape
+    nbr, nbr_count = neighbour_table(rows, cols)
+    known = np.zeros(view.size, np.uint8)
+    ws = new_workspace(view.size, 1)
+    assert solve_kernel(ws, view, known, 1, nbr, nbr_count, DEFAULT_MAX_WORK) == OK
+    n_safe, best_next, blended = _next_position(view, known, ws, nbr, nbr_count)
+    assert (n_safe, best_next, blended) == pytest.approx(expected)
+
+
 def test_best_decision_memo_changes_no_move():
     """The memo serves a recurring position the guess computed the first time: the same
     games, move for move, as with it off; boards of one size but two shapes share the
