@@ -90,7 +90,13 @@ Secondary safety (margin 0.1, weight 0.1) against blend, paired, 40,000 games ea
     (1012); margin 0.05 +0.38, 0.15 +0.445 (1012); 24 candidates +0.42 (1014); the
     blended safety's weights (1, 0) and (2, 1) instead of (4, 1): 0.4069 and 0.4075
     against 0.4077 (1016, the same boards), within noise: (4, 1), Hill's, kept. It is
-    no slower (`minelab bench csp`: 8x8x10 8,000 vs 7,400 games/s, 16x30x99 736 vs 730).
+    no slower (10-second runs of `minelab.cli.measure`, the timing of `minelab bench
+    csp`, secondary vs blend: 8x8x10 8,000-8,150 vs 7,400-7,500 games/s, 16x16x40
+    3,700-4,150 vs 3,100-3,700, 16x30x99 735-745 vs 730-750).
+Final evaluation of this version (`strength.final_win_rates`, seed 20261125, 10^6 games
+per level and rule): 16x30x99 40.65% [40.56, 40.75] against the blend version's 40.33%
+[40.24, 40.43] (seed 20261123), with a zero start at (3,3) 53.90% [53.80, 54.00] against
+53.78%; the other levels and rules within 0.04 points of the blend version's numbers.
 What did not help either: D. Hill's "long-term risk" for 2-cell 50/50s (a candidate's
 mine probability lowered by the chance it is the mine of a pair that nothing can ever
 tell apart: the cells beyond the pair all mines or off the board, at most one of them
@@ -230,7 +236,7 @@ class BestSettings(NamedTuple):
     endgame_layouts: int  # the most layouts the endgame search takes
     endgame_budget: int  # (layouts x cells) it may scan per decision
     max_candidates: int  # cells looked at one step ahead
-    guess_rule: int  # GUESS_TWO_STEP, GUESS_PSEQ or GUESS_BLEND
+    guess_rule: int  # GUESS_TWO_STEP, GUESS_PSEQ, GUESS_BLEND or GUESS_SECONDARY
     progress_weight: float  # blend, secondary: the score's factor (1 + progress_weight * P(progress | safe))
     margin: float  # pseq, blend, secondary: candidates within this of the least mine probability
     tie_order: int  # ORDER_CORNERS or ORDER_FRONTIER
