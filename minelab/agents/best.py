@@ -141,6 +141,7 @@ from ..probability import (
     OK,
     STAT_FALLBACKS,
     STAT_LOG_LAYOUTS,
+    UNCERTAIN,
     Workspace,
     new_workspace,
     number_need,
@@ -959,8 +960,7 @@ def _next_position(view2, known, look, nbr, nbr_count):
             living = False
             for a in range(nbr_count[i]):
                 j = nbr[i, a]
-                if view2[j] < 0 and known[j] == 0 and look.certain[j] != CERTAIN_SAFE \
-                        and look.certain[j] != CERTAIN_MINE:
+                if view2[j] < 0 and known[j] == 0 and look.certain[j] == UNCERTAIN:
                     living = True
                     break
             if not living:
@@ -1156,8 +1156,8 @@ class BestAgent(CSPAgent):
         score, progress, certain, _, secondary, values = lookahead_score(
             gs, s.known, x, cell, p, s.ws.stats[STAT_LOG_LAYOUTS], cfg.max_work)
         said = f"guess {where}: p(mine) = {num(p)} (least {num(order[0])})"
+        within = int(np.count_nonzero(order <= order[0] + cfg.margin))  # pseq and secondary say it
         if cfg.guess_rule == GUESS_PSEQ:
-            within = int(np.count_nonzero(order <= order[0] + cfg.margin))
             looked = min(cfg.max_candidates, within)
             ahead = f"a certain cell next with probability {num(progress)} (expected certain cells {num(certain)})"
             if looked == 1:
@@ -1165,7 +1165,6 @@ class BestAgent(CSPAgent):
             return (f"{said}; of the {looked} cells looked at one step ahead ({within} within {num(cfg.margin)} of "
                     f"the least, at most {cfg.max_candidates}), it gives the best chance of {ahead}")
         if cfg.guess_rule == GUESS_SECONDARY:
-            within = int(np.count_nonzero(order <= order[0] + cfg.margin))
             dead = " (it can show one number only: every cell looked at can)" if values <= 1 else ""
             return (f"{said}; of the cells within {num(cfg.margin)} of the least ({within}), looked at one step "
                     f"ahead, it has the best chance to survive this guess and the next: P(safe) x next safety "
