@@ -271,6 +271,78 @@ def test_best_secondary_rule_blends_the_two_safest_living_cells(layout, reveal, 
     assert (n_safe, best_next, blended) == pytest.approx(expected)
 
 
+def _mine_weights(view, rows, cols, mines, cells, max_frontier=20):
+    """Brute force, apart from the solver: for the covered cells of `view` (flat int8),
+    the number of layouts of `mines` consistent with its numbers in which each pattern
+    of `cells` holds: {(is mine of cells[0], of cells[1], ...): layouts}. Frontier
+    assignments are listed (None past max_frontier cells); the other covered cells
+    count by binomials."""
+    from math import comb
+
+    grid = view.reshape(rows, cols)
+    covered = {int(i) for i in np.flatnonzero(view < 0)}
+    numbers = [(i, int(view[i])) for i in range(view.size) if view[i] >= 0]
+
+    def around(i):
+        r, c = divmod(i, cols)
+        return [rr * cols + cc for rr in range(max(r - 1, 0), min(r + 2, rows))
+                for cc in range(max(c - 1, 0), min(c + 2, cols)) if (rr, cc) != (r, c) and grid[rr, cc] < 0]
+
+    frontier = sorted({j for i, _ in numbers for j in around(i)} | (set(cells) & covered))
+    if len(frontier) > max_frontier:
+        return None
+    rest = len(covered) - len(frontier)
+    bits = (np.arange(2 ** len(frontier))[:, None] >> np.arange(len(frontier))) & 1
+    ok = np.ones(len(bits), bool)
+    col = {q: k for k, q in enumerate(frontier)}
+    for i, v in numbers:
+        ok &= bits[:, [col[j] for j in around(i)]].sum(axis=1) == v
+    out = {}
+    for a in bits[ok]:
+        left = mines - int(a.sum())
+        key = tuple(int(a[col[q]]) for q in cells)
+        out[key] = out.get(key, 0) + comb(rest, left)
+    return out
+
+
+def test_best_dominance_takes_a_safer_cell_that_is_safe_whenever_the_chosen_one_is():
+    """Where best reveals a cell b in place of the secondary rule's choice c (the
+    buffers' `replaced`), b is safe in every consistent layout where c is safe, and
+    safer: checked by listing the position's layouts apart from the solver that chose.
+    Off (dominance=False), the rule's own choice is played."""
+    agent = ml.make_agent("best")
+    x = agent.buffers(36, 8)
+    checked, replaced = 0, 0
+    for seed in range(1250, 1420):  # 6x6x8 games with dominance swaps
+        game = ml.Game("6x6x8", seed=seed)
+        while not game.over:
+            view = game.view.ravel().astype(np.int8)  # a copy: before the decision
+            moves = agent.act(game)
+            c = int(x.replaced[0])
+            if c < 0:
+                continue
+            replaced += 1
+            b = [m.row * 6 + m.col for m in moves if m.kind == REVEAL][-1]
+            said = agent.explain()
+            assert f"the secondary rule chose ({c // 6}, {c % 6})" in said and said.endswith("(dominance)"), said
+            weights = _mine_weights(view, 6, 6, 8, [b, c])
+            if weights is None:
+                continue  # too wide a frontier to list
+            assert b != c and weights.get((1, 0), 0) == 0, (seed, b, c, weights)  # never b a mine, c safe
+            total = sum(weights.values())
+            p_b = (weights.get((1, 1), 0) + weights.get((1, 0), 0)) / total
+            p_c = (weights.get((1, 1), 0) + weights.get((0, 1), 0)) / total
+            assert p_b < p_c, (seed, b, c, p_b, p_c)
+            checked += 1
+    assert replaced >= 2 and checked >= 2, (replaced, checked)
+    off = ml.make_agent("best", dominance=False)
+    for seed in range(1250, 1420):
+        game = ml.Game("6x6x8", seed=seed)
+        while not game.over:
+            off.act(game)
+            assert off.buffers(36, 8).replaced[0] == -1
+
+
 def test_best_decision_memo_changes_no_move():
     """The memo serves a recurring position the guess computed the first time: the same
     games, move for move, as with it off; boards of one size but two shapes share the
@@ -296,11 +368,12 @@ def test_best_decision_memo_changes_no_move():
 @pytest.mark.parametrize("name, params, needle", [
     ("csp", {"max_work": 0}, "max_work must be a positive integer"),
     ("hcsp", {"max_work": 1.5}, "max_work must be a positive integer"),
-    ("best", {"endgame_layouts": 1000}, "endgame_layouts must be an integer in [0, 256]"),
+    ("best", {"endgame_layouts": 5000}, "endgame_layouts must be an integer in [0, 4096]"),
     ("best", {"max_candidates": 0}, "max_candidates must be an integer >= 1"),
     ("best", {"guess_rule": "magic"}, "guess_rule must be one of"),
     ("best", {"margin": 2}, "margin must be a number in [0, 1]"),
     ("best", {"fifty_fifty": "yes"}, "fifty_fifty must be True or False"),
+    ("best", {"dominance": 1}, "dominance must be True or False"),
     ("best", {"memo_revealed": -1}, "memo_revealed must be an integer >= 0"),
 ])
 def test_bad_parameters_are_refused(name, params, needle):

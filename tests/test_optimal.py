@@ -304,17 +304,20 @@ def test_agent_wins_exactly_the_optimal_share_of_every_layout(level, first):
     assert Fraction(wins, len(layouts)) == target
 
 
-@pytest.mark.parametrize("level", ["2x5x3", "1x10x5"])
-def test_best_is_optimal_where_its_endgame_search_covers_the_whole_game(level):
-    """`best` (exact endgame search once at most 256 layouts remain) on boards whose
-    corner opening leaves at most 256 layouts: it wins exactly W(corner) of them, for
-    any seed (its random tie-breaks only choose among equal values)."""
+@pytest.mark.parametrize("level, params", [("2x5x3", {}), ("1x10x5", {}),
+                                           ("2x7x4", {"endgame_layouts": 1024, "endgame_budget": 10**9})])
+def test_best_is_optimal_where_its_endgame_search_covers_the_whole_game(level, params):
+    """`best` (exact endgame search once at most 256 layouts remain, or endgame_layouts)
+    on boards whose corner opening leaves at most that many layouts: it wins exactly
+    W(corner) of them, for any seed (its random tie-breaks only choose among equal
+    values). 2x7x4 leaves 715: the search's sets of more than 256 layouts (more words,
+    the memo keyed by hashes) are exact too."""
     lv = Level.parse(level)
     target = first_click_values(level, "corner")[(0, 0)]
     layouts = list(_layouts(level, avoid={0}))
-    assert len(layouts) <= 256
+    assert len(layouts) <= params.get("endgame_layouts", 256)
     for seed in (0, 1):
-        agent = ml.make_agent("best", seed=seed)
+        agent = ml.make_agent("best", seed=seed, **params)
         wins = sum(agent.play_game(ml.Game.from_mines(m)).won for m in layouts)
         assert Fraction(wins, len(layouts)) == target, (level, seed, wins, lv)
 

@@ -8,7 +8,8 @@ written here from scratch:
 2. Endgame: once at most ENDGAME_LAYOUTS (256) layouts remain over at most 128
    unrevealed cells, search the game tree exhaustively: the value of a set S of layouts
    is 1 if |S| = 1, else max over cells c of sum over the numbers o that c can show of
-   |S_o| / |S| * value(S_o) (a mine ends the game), memoised on S (a 256-bit set).
+   |S_o| / |S| * value(S_o) (a mine ends the game), memoised on S (a bit set, keyed
+   by two 64-bit hashes of it). `endgame_layouts` may be raised to 4096.
    The move is the argmax (ties to the safer cell). The search sees one number per
    reveal, not the flood a zero starts, so its value is a lower bound; the play it
    picks is optimal for that model. A budget of layouts x cells scanned bounds the
@@ -44,6 +45,12 @@ written here from scratch:
    candidates are taken safest first until a candidate's safety cannot beat the best
    score (the score never exceeds the safety).
    Every rule looks at most MAX_CANDIDATES cells, in the order below.
+   Dominance (`dominance=True`, secondary rule only): when a cell b that is uncertain
+   now is certain safe whatever number the chosen cell c shows (so b is safe in every
+   layout where c is), and b is safer, b is revealed instead: revealing b first and
+   then c survives exactly when c alone would, shows both numbers, and may show that
+   c need not be taken. Revealing c first, b would have come free afterwards: so b
+   first is at least as good (D. Hill's solver makes the same swap).
 5. The order among equally safe cells matters most: `tie_order="corners"` (default)
    takes cells with fewer neighbours first (corners, then edges: the likeliest to show
    a 0 and open an area), then the closest to the revealed area; "frontier" takes the
@@ -93,11 +100,43 @@ Secondary safety (margin 0.1, weight 0.1) against blend, paired, 40,000 games ea
     no slower (10-second runs of `minelab.cli.measure`, the timing of `minelab bench
     csp`, secondary vs blend: 8x8x10 8,000-8,150 vs 7,400-7,500 games/s, 16x16x40
     3,700-4,150 vs 3,100-3,700, 16x30x99 735-745 vs 730-750).
-Final evaluation of this version (`strength.final_win_rates`, seed 20261125, 10^6 games
-per level and rule): 16x30x99 40.65% [40.56, 40.75] against the blend version's 40.33%
-[40.24, 40.43] (seed 20261123), with a zero start at (3,3) 53.90% [53.80, 54.00] against
-53.78%; the other levels and rules within 0.04 points of the blend version's numbers.
-What did not help either: D. Hill's "long-term risk" for 2-cell 50/50s (a candidate's
+Final evaluations (`strength.final_win_rates`, 10^6 games per level and rule, each frozen
+version on a seed of its own): the secondary rule (seed 20261125): 16x30x99 40.65% [40.56,
+40.75] against the blend version's 40.33% [40.24, 40.43] (seed 20261123), with a zero start
+at (3,3) 53.90% [53.80, 54.00] against 53.78%; the other levels and rules within 0.04
+points of the blend version's numbers. With dominance (seed 20261126): 8x8x10 81.84%
+[81.76, 81.92], 9x9x10 91.72% [91.66, 91.77], 16x16x40 78.29% [78.21, 78.37], 16x30x99
+40.70% [40.61, 40.80]; zero start 90.35 / 97.18 / 89.12 / 53.91%: each within 0.1 point
+of the secondary rule's numbers, as the paired gains above (+0.004 to +0.06) predict.
+Dominance against none (both with the secondary rule), paired: 16x30x99 +0.0625 [+0.029,
++0.096] (40,000 games, seed 1020: 36 games won by one only against 11) and +0.005
+[-0.021, +0.031] (40,000, 1021: 15 against 13); 8x8x10 +0.007 [+0.0005, +0.0135],
+9x9x10 +0.004 [+0.0001, +0.0079], 16x16x40 +0.015 [+0.006, +0.024] (100,000 each, 1020); zero
+start 16x30x99 at (3, 3) +0.035 [-0.005, +0.075] (20,000, 1021). Small, never negative.
+What did not help either (issue 15, this session):
+    the endgame search over up to 1024 or 4096 layouts (`endgame_layouts`, with budget
+    8e6 / 3.2e7): +0.005 [-0.06, +0.07] and +0.025 [-0.06, +0.11] on 20,000 expert
+    boards (seed 1019; 49 and 73 games of 20,000 played differently at all), at 2.2x
+    and 10x the time (342 and 72 against 755 games/s): the positions between 256 and
+    4096 layouts are rare, and there the lookahead's guess is mostly the optimal one;
+    a deeper value for the two best candidates of the secondary rule (the next
+    position's best P(safe) x blended safety over its 4 safest cells, instead of the
+    blended safety of the next position: survive three reveals): -0.075 (branches
+    without a certain cell only) and -0.02 (every branch) points on the same 40,000
+    expert boards (1020) against the secondary rule with dominance, at half the speed;
+    D. Hill's "single safest cell" swap (when the next guess is the same cell whatever
+    the chosen cell shows, and it is safer, take it first): +1 game of 40,000 (1020);
+    cells next to the frontier (two steps from the revealed area) ranked with the
+    corners among equally safe cells: -0.52 points (40,000 expert boards, 1020), or
+    with the edges: -0.01; and `best`'s first guess on expert after the corner shows a
+    1, (15, 0), is as good as any other corner or edge cell by rollouts (20,000 layouts
+    each, `strength.rollout_values`, seed 1998: 32.83% against 32.94% for (0, 2), the
+    best of them, a difference of +0.11 [-0.58, +0.80] points), so an opening book would
+    gain nothing there.
+    Speed, tried and left: the endgame search keeping the layouts of an earlier position
+    of the game and its memo (the same moves, no faster: 8,700 against 8,800 8x8x10
+    games/s), and valuing sets of two layouts without a frame (no faster).
+Earlier: D. Hill's "long-term risk" for 2-cell 50/50s (a candidate's
 mine probability lowered by the chance it is the mine of a pair that nothing can ever
 tell apart: the cells beyond the pair all mines or off the board, at most one of them
 still unknown): +0.4425 against the secondary rule's +0.445 on the same 40,000 expert
@@ -109,8 +148,12 @@ technique's gain on each level.
 The kernel `best_decide(gs, s, x, cfg, rng)` runs the steps above in turn:
 `opening_or_certain` (1, shared with csp), `endgame_decision` (2), `forced_fifty_fifty`
 (3), `lookahead_guess` (4); s is csp's `SolverState`, x the `BestBuffers`, cfg the
-`BestSettings`. Only the endgame search allocates (its memo and stack); the decision
-memo (`memo_find` / `memo_store`) lives in the buffers.
+`BestSettings`. Only the endgame search allocates (its stack); its memo of set values
+(`SetMemo`, open addressing over two 64-bit hashes of a set, emptied by a generation
+count rather than cleared) and the decision memo (`memo_find` / `memo_store`) live in
+the buffers. The set memo replaced a numba typed Dict (the same moves, 3,000 8x8x10
+games in 0.33 s instead of 0.45 s; `minelab bench csp` 8x8x10 about 8,800 against
+7,900 games/s).
 """
 from __future__ import annotations
 
@@ -118,8 +161,7 @@ import zlib
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 from ..cells import COVERED, REVEAL
 from ..engine import (
@@ -160,13 +202,13 @@ from .csp import (
     opening_or_certain,
 )
 
-ENDGAME_LAYOUTS = 256  # the most layouts the exact endgame search takes (4 words of 64 bits)
+ENDGAME_LAYOUTS = 256  # the most layouts the exact endgame search takes by default
+MAX_ENDGAME_LAYOUTS = 4096  # the most it can be given (endgame_layouts): 64 words of 64 bits
 ENDGAME_CELLS = 128  # and the most unrevealed cells
 ENDGAME_BUDGET = 2_000_000  # (layouts x cells) scanned per endgame decision: a few ms at most
-WORDS = 4
 N_OUTCOMES = 10  # numbers 0..8, then a mine
 MINE_OUTCOME = 9
-SET_TYPE = types.UniTuple(types.uint64, WORDS)  # a set of layouts, the memo's key
+SET_SLOTS = 1 << 15  # the endgame search's memo of set values (a power of two); it stops taking new ones at 3/4
 MAX_CANDIDATES = 12
 MEMO_SLOTS = 4096  # positions the decision memo holds (a power of two); it stops taking new ones at 3/4
 MEMO_REVEALED = 8  # only positions with at most this many revealed cells are memoised (they recur)
@@ -182,6 +224,24 @@ SCORE_TOLERANCE = 1e-12
 NEXT_WEIGHTS = (4.0, 1.0)  # secondary: the next position's safety, (4 s1 + s2) / 5 of its two safest living cells
 
 
+class SetMemo(NamedTuple):
+    """The endgame search's memo: value of a set of layouts, keyed by two 64-bit hashes of
+    the set (open addressing). A slot is in use only when its generation is the current
+    one, so a new search starts with an empty memo without clearing it."""
+
+    key1: np.ndarray  # uint64[SET_SLOTS]
+    key2: np.ndarray  # uint64[SET_SLOTS]
+    value: np.ndarray  # float64[SET_SLOTS]
+    gen: np.ndarray  # int64[SET_SLOTS] the search that filled the slot
+    meta: np.ndarray  # int64[2] the current search's generation, and its entries
+
+
+def new_set_memo() -> SetMemo:
+    return SetMemo(key1=np.zeros(SET_SLOTS, np.uint64), key2=np.zeros(SET_SLOTS, np.uint64),
+                   value=np.zeros(SET_SLOTS, np.float64), gen=np.zeros(SET_SLOTS, np.int64),
+                   meta=np.zeros(2, np.int64))
+
+
 class BestBuffers(NamedTuple):
     """`best`'s buffers beyond csp's `SolverState` (build with `new_best_buffers`)."""
 
@@ -189,8 +249,8 @@ class BestBuffers(NamedTuple):
     next_view: np.ndarray  # int8[n] the position with a candidate revealed
     candidates: np.ndarray  # int64[n] the cells a guess may take
     ucells: np.ndarray  # int64[ENDGAME_CELLS] endgame: the unrevealed cells
-    layouts: np.ndarray  # int8[ENDGAME_LAYOUTS, ENDGAME_CELLS] [l, q] = 1 when ucells[q] holds a mine in layout l
-    outcome: np.ndarray  # int8[ENDGAME_LAYOUTS, ENDGAME_CELLS] [l, q] = what ucells[q] shows in layout l
+    layouts: np.ndarray  # int8[MAX_ENDGAME_LAYOUTS, ENDGAME_CELLS] [l, q] = 1 when ucells[q] holds a mine in layout l
+    outcome: np.ndarray  # int8[MAX_ENDGAME_LAYOUTS, ENDGAME_CELLS] [l, q] = what ucells[q] shows in layout l
     pos: np.ndarray  # int64[n] scratch: index in ucells of a cell, else -1
     assign: np.ndarray  # int8[n] layout search: 0 / 1 per ucells entry, -1 unset
     con_need: np.ndarray  # int64[n] layout search: mines each number still needs
@@ -198,6 +258,9 @@ class BestBuffers(NamedTuple):
     keys: np.ndarray  # float64[n] sort keys of the candidates
     ranked: np.ndarray  # int64[n] the candidates' order: candidates[ranked[t]] is the t-th
     merge_tmp: np.ndarray  # int64[n] scratch of the sort
+    common: np.ndarray  # int64[n] lookahead: for how many numbers of the candidate each cell is certain safe
+    sets: SetMemo  # the endgame search's memo
+    replaced: np.ndarray  # int64[1] the last guess: the cell the rule chose when a dominating cell replaced it, else -1
     memo_key: np.ndarray  # uint64[MEMO_SLOTS] hash of a memoised position (0: empty slot)
     memo_view: np.ndarray  # int8[MEMO_SLOTS, n] the position, compared in full on a hit
     memo_known: np.ndarray  # uint8[MEMO_SLOTS, n] and the agent's certain mines
@@ -212,8 +275,8 @@ def new_best_buffers(cells: int, mines: int) -> BestBuffers:
         next_view=np.zeros(cells, np.int8),
         candidates=np.zeros(cells, np.int64),
         ucells=np.zeros(ENDGAME_CELLS, np.int64),
-        layouts=np.zeros((ENDGAME_LAYOUTS, ENDGAME_CELLS), np.int8),
-        outcome=np.zeros((ENDGAME_LAYOUTS, ENDGAME_CELLS), np.int8),
+        layouts=np.zeros((MAX_ENDGAME_LAYOUTS, ENDGAME_CELLS), np.int8),
+        outcome=np.zeros((MAX_ENDGAME_LAYOUTS, ENDGAME_CELLS), np.int8),
         pos=np.full(cells, -1, np.int64),
         assign=np.zeros(cells, np.int8),
         con_need=np.zeros(cells, np.int64),
@@ -221,6 +284,9 @@ def new_best_buffers(cells: int, mines: int) -> BestBuffers:
         keys=np.zeros(cells, np.float64),
         ranked=np.zeros(cells, np.int64),
         merge_tmp=np.zeros(cells, np.int64),
+        common=np.zeros(cells, np.int64),
+        replaced=np.full(1, -1, np.int64),
+        sets=new_set_memo(),
         memo_key=np.zeros(MEMO_SLOTS, np.uint64),
         memo_view=np.zeros((MEMO_SLOTS, cells), np.int8),
         memo_known=np.zeros((MEMO_SLOTS, cells), np.uint8),
@@ -242,6 +308,7 @@ class BestSettings(NamedTuple):
     margin: float  # pseq, blend, secondary: candidates within this of the least mine probability
     tie_order: int  # ORDER_CORNERS or ORDER_FRONTIER
     fifty_fifty: bool  # step 3 on (False: a forced 50/50 is left to the lookahead, for the ablation)
+    dominance: bool  # secondary: a safer cell that is safe whenever the chosen one is, is taken instead
     memo_revealed: int  # memoise guesses in positions with at most this many revealed cells (0: off)
     memo_tag: int  # a digest of the settings above: a memo made under other settings is dropped
 
@@ -357,12 +424,12 @@ def layout_outcomes(view, known, nbr, nbr_count, x, n_u, n_layouts):
 class Frames(NamedTuple):
     """The endgame search's stack: one frame per depth d, valuing a set of layouts."""
 
-    S: np.ndarray  # uint64[depth, WORDS] the frame's layout set
-    members: np.ndarray  # int64[depth, ENDGAME_LAYOUTS] its layouts
+    S: np.ndarray  # uint64[depth, words] the frame's layout set (bit l: layout l)
+    members: np.ndarray  # int64[depth, layouts] its layouts
     total: np.ndarray  # int64[depth] how many
     mines_at: np.ndarray  # int64[depth, n_u] layouts with a mine at each cell
     order: np.ndarray  # int64[depth, n_u] cells, safest first
-    parts: np.ndarray  # uint64[depth, N_OUTCOMES, WORDS] the set split by what the valued cell shows
+    parts: np.ndarray  # uint64[depth, N_OUTCOMES, words] the set split by what the valued cell shows
     counts: np.ndarray  # int64[depth, N_OUTCOMES] sizes of the parts
     r: np.ndarray  # int64[depth] position in order of the cell being valued
     o: np.ndarray  # int64[depth] next outcome of that cell
@@ -372,19 +439,20 @@ class Frames(NamedTuple):
     sig: np.ndarray  # uint64[depth, n_u] hash of what each cell shows across the members
     seen: np.ndarray  # uint64[depth, n_u] hashes of the cells already valued (n_seen of them)
     n_seen: np.ndarray  # int64[depth]
-    bucket: np.ndarray  # int64[ENDGAME_LAYOUTS + 2] scratch of the counting sort of the cells
+    bucket: np.ndarray  # int64[layouts + 2] scratch of the counting sort of the cells
 
 
 @njit(cache=True)
-def _new_frames(depth_max, n_u):
-    """Allocate the endgame search's stack (`Frames`)."""
+def _new_frames(depth_max, n_u, n_layouts):
+    """Allocate the endgame search's stack (`Frames`) for sets of n_layouts layouts."""
+    words = (n_layouts + 63) >> 6
     return Frames(
-        S=np.zeros((depth_max, WORDS), np.uint64),
-        members=np.empty((depth_max, ENDGAME_LAYOUTS), np.int64),
+        S=np.zeros((depth_max, words), np.uint64),
+        members=np.empty((depth_max, n_layouts), np.int64),
         total=np.zeros(depth_max, np.int64),
         mines_at=np.empty((depth_max, n_u), np.int64),
         order=np.empty((depth_max, n_u), np.int64),
-        parts=np.empty((depth_max, N_OUTCOMES, WORDS), np.uint64),
+        parts=np.empty((depth_max, N_OUTCOMES, words), np.uint64),
         counts=np.empty((depth_max, N_OUTCOMES), np.int64),
         r=np.zeros(depth_max, np.int64),
         o=np.zeros(depth_max, np.int64),
@@ -394,15 +462,15 @@ def _new_frames(depth_max, n_u):
         sig=np.empty((depth_max, n_u), np.uint64),
         seen=np.empty((depth_max, n_u), np.uint64),
         n_seen=np.zeros(depth_max, np.int64),
-        bucket=np.zeros(ENDGAME_LAYOUTS + 2, np.int64),
+        bucket=np.zeros(n_layouts + 2, np.int64),
     )
 
 
 @kernel
 def _members(S, out):
-    """Layout indices in the 256-bit set S (4 words) -> out[:k]; returns k."""
+    """Layout indices in the bit set S (64 layouts a word) -> out[:k]; returns k."""
     k = 0
-    for w in range(WORDS):
+    for w in range(S.shape[0]):
         x = S[w]
         while x:
             low = x & (~x + np.uint64(1))
@@ -417,13 +485,61 @@ def _split(members, total, q, outcome, parts, counts):
     """Partition the layouts members[:total] by what cell q shows: parts[o] (bit sets), counts[o]."""
     for o in range(N_OUTCOMES):
         counts[o] = 0
-        for w in range(WORDS):
+        for w in range(parts.shape[1]):
             parts[o, w] = 0
     for t in range(total):
         lay = members[t]
         o = outcome[lay, q]
         parts[o, lay >> 6] |= np.uint64(1) << np.uint64(lay & 63)
         counts[o] += 1
+
+
+@kernel
+def _set_key(S):
+    """The memo's key of the layout set S: two independent 64-bit hashes of its words
+    (FNV-1a and a multiply-xorshift), so two different sets meet one key with
+    probability about 2^-128: never, in any run this project makes."""
+    h1 = np.uint64(14695981039346656037)
+    h2 = np.uint64(0x9E3779B97F4A7C15)
+    for w in range(S.shape[0]):
+        x = S[w]
+        h1 = (h1 ^ x) * np.uint64(1099511628211)
+        h2 = (h2 ^ (x + np.uint64(w))) * np.uint64(0xBF58476D1CE4E5B9)
+        h2 ^= h2 >> np.uint64(31)
+    h1 ^= h1 >> np.uint64(29)  # FNV's low bits see only the words' low bits: mix the high ones in (the slot)
+    h1 *= np.uint64(0x94D049BB133111EB)
+    h1 ^= h1 >> np.uint64(32)
+    return h1, h2
+
+
+@kernel
+def _memo_get(m, h1, h2):
+    """The memoised value of the set with key (h1, h2), -1.0 when there is none."""
+    mask = np.uint64(SET_SLOTS - 1)
+    slot = h1 & mask
+    cur = m.meta[0]
+    while m.gen[slot] == cur:
+        if m.key1[slot] == h1 and m.key2[slot] == h2:
+            return m.value[slot]
+        slot = (slot + np.uint64(1)) & mask
+    return -1.0
+
+
+@kernel
+def _memo_put(m, h1, h2, value):
+    """Memoise a set's value (nothing once the memo is 3/4 full: the search goes on, slower)."""
+    if 4 * (m.meta[1] + 1) > 3 * SET_SLOTS:
+        return
+    mask = np.uint64(SET_SLOTS - 1)
+    slot = h1 & mask
+    cur = m.meta[0]
+    while m.gen[slot] == cur:
+        slot = (slot + np.uint64(1)) & mask
+    m.gen[slot] = cur
+    m.key1[slot] = h1
+    m.key2[slot] = h2
+    m.value[slot] = value
+    m.meta[1] += 1
 
 
 @kernel
@@ -498,7 +614,7 @@ def _next_cell(f, d, n_u, outcome):
 # It allocates (the memo, the stack) and is called from kernels, which compile a plain
 # njit callee without NRT too: so NRT is asked for explicitly.
 @njit(cache=True, _nrt=True)
-def endgame_move(n_u, outcome, n_layouts, ucells, budget):
+def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
     """(cell, win probability) of the optimal reveal when the n_layouts layouts are
     equally likely; cell -1 when more than `budget` (layouts x cells) would be scanned.
 
@@ -507,10 +623,12 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget):
     stops when no cell's safety can beat its best value (a reveal's value is at most
     its safety). Written as an explicit stack: numba's cache cannot hold recursion.
     """
-    memo = Dict.empty(key_type=SET_TYPE, value_type=types.float64)
+    sets.meta[0] += 1  # a new generation: the memo starts empty
+    sets.meta[1] = 0
     # each level keeps a strict subset, and values a cell no level above it valued (a
     # valued cell shows one number across each of its parts): depth <= min(layouts, cells)
-    f = _new_frames(min(n_layouts, n_u) + 2, n_u)
+    f = _new_frames(min(n_layouts, n_u) + 2, n_u, n_layouts)
+    words = f.S.shape[1]
     S = f.S
     o = f.o
     acc = f.acc
@@ -528,7 +646,8 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget):
                 if f.best_q[0] < 0:
                     return -1, 0.0
                 return ucells[f.best_q[0]], value
-            memo[(S[d, 0], S[d, 1], S[d, 2], S[d, 3])] = value
+            h1, h2 = _set_key(S[d])
+            _memo_put(sets, h1, h2, value)
             d -= 1  # back to the parent: add this child's share
             acc[d] += counts[d, o[d]] * value
             o[d] += 1
@@ -545,12 +664,13 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget):
                 acc[d] += 1.0
                 o[d] += 1
                 continue
-            key = (f.parts[d, o[d], 0], f.parts[d, o[d], 1], f.parts[d, o[d], 2], f.parts[d, o[d], 3])
-            if key in memo:
-                acc[d] += c * memo[key]
+            h1, h2 = _set_key(f.parts[d, o[d]])
+            known_value = _memo_get(sets, h1, h2)
+            if known_value >= 0.0:
+                acc[d] += c * known_value
                 o[d] += 1
                 continue
-            for w in range(WORDS):
+            for w in range(words):
                 S[d + 1, w] = f.parts[d, o[d], w]
             d += 1
             _open_frame(f, d, n_u, outcome)
@@ -580,6 +700,7 @@ def best_decide(gs, s, x, cfg, rng):
     s.decision[DC_GUESS] = 0
     s.decision[DC_ENDGAME] = 0
     s.decision[DC_ABORT] = 0
+    x.replaced[0] = -1
     k = opening_or_certain(gs, s, cfg.first, cfg.max_work)  # 1. opening, certain moves
     if k != 0:
         return k
@@ -701,7 +822,7 @@ def endgame_decision(gs, s, x, cfg):
     if n_l <= 0:
         return -1
     layout_outcomes(view, known, gs.nbr, gs.nbr_count, x, n_u, n_l)
-    cell, _value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget)
+    cell, _value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets)
     if cell >= 0:
         s.decision[DC_ENDGAME] = 1
         return cell
@@ -827,6 +948,8 @@ def lookahead_guess(gs, s, x, cfg):
     best_key1 = -1.0
     best_key2 = -1.0
     best_dead = False  # secondary: the best so far can show one number only (it tells nothing)
+    best_alt = -1  # secondary: the safest cell that is safe whenever the best so far is (-1: none)
+    x.replaced[0] = -1
     evaluated = 0
     for t in range(m):
         c = x.candidates[x.ranked[t]]
@@ -840,7 +963,7 @@ def lookahead_guess(gs, s, x, cfg):
         if cfg.guess_rule == GUESS_SECONDARY and not best_dead \
                 and (1.0 - p) * (1.0 + cfg.progress_weight) <= best_score + SCORE_TOLERANCE:
             break  # its score cannot beat the best (at most its safety, with the bonus)
-        score, k0, k1, k2, secondary, values = lookahead_score(gs, s.known, x, c, p, log_z, cfg.max_work)
+        score, k0, k1, k2, secondary, values, alt = lookahead_score(gs, s.known, x, c, p, log_z, cfg.max_work, prob)
         evaluated += 1
         if cfg.guess_rule == GUESS_SECONDARY:
             score = (1.0 - p) * secondary * (1.0 + cfg.progress_weight * k0)
@@ -851,6 +974,7 @@ def lookahead_guess(gs, s, x, cfg):
                 best_cell = c
                 best_p = p
                 best_dead = dead
+                best_alt = alt
             continue
         if cfg.guess_rule == GUESS_BLEND:
             score = (1.0 - p) * (1.0 + cfg.progress_weight * k0)
@@ -871,6 +995,9 @@ def lookahead_guess(gs, s, x, cfg):
             best_score = score
             best_cell = c
             best_p = p
+    if cfg.dominance and best_alt >= 0 and prob[best_alt] < best_p - 1e-9:
+        x.replaced[0] = best_cell
+        return best_alt  # it dominates the chosen cell (see `lookahead_score`)
     return best_cell
 
 
@@ -886,12 +1013,19 @@ def _pseq_better(k0, k1, k2, best0, best1, best2):
 
 
 @step
-def lookahead_score(gs, known, x, cell, p_mine, log_z, max_work):
+def lookahead_score(gs, known, x, cell, p_mine, log_z, max_work, prob):
     """Reveal `cell` (mine probability p_mine; log_z: log layouts of the position) one
     step ahead: for each number v it can show, solve the position with it shown
     (x.look, x.next_view). Returns (P(cell safe) * E[1 if progress else best next
     safety], P(progress | safe), E[certain safe cells | safe], entropy of v | safe,
-    E[blended living safety next | safe] (`_next_position`), the numbers v it can show)."""
+    E[blended living safety next | safe] (`_next_position`), the numbers v it can show,
+    the dominating cell or -1).
+    The dominating cell: of the cells uncertain now (prob: the position's mine
+    probabilities) that are certain safe whatever number `cell` shows, i.e. safe in
+    every layout where `cell` is safe, the one least likely a mine. Revealing it first
+    and then `cell` survives exactly when `cell` alone would (it is a mine only where
+    `cell` is), shows both numbers, and may show that `cell` need not be taken: so it
+    is at least as good (D. Hill's solver takes it when it is safer)."""
     view = gs.shown
     nbr = gs.nbr
     nbr_count = gs.nbr_count
@@ -914,11 +1048,19 @@ def lookahead_score(gs, known, x, cell, p_mine, log_z, max_work):
     entropy = 0.0
     secondary = 0.0
     values = 0
+    solved = 0
+    common = x.common
+    for i in range(n):
+        common[i] = 0
     for v in range(lo, hi + 1):
         view2[cell] = v
         code = solve_kernel(x.look, view2, known, gs.spec[SP_MINES], nbr, nbr_count, max_work)
         if code != OK:
             continue
+        solved += 1
+        for i in range(n):
+            if x.look.certain[i] == CERTAIN_SAFE and view2[i] < 0:
+                common[i] += 1
         pv = np.exp(x.look.stats[STAT_LOG_LAYOUTS] - log_safe)
         if pv > 0.0:
             entropy -= pv * np.log(pv)
@@ -932,7 +1074,12 @@ def lookahead_score(gs, known, x, cell, p_mine, log_z, max_work):
             acc += pv
         else:
             acc += pv * best_next
-    return (1.0 - p_mine) * acc, p_progress, e_safe, entropy, secondary, values
+    alt = -1
+    for i in range(n):
+        if solved > 0 and common[i] == solved and i != cell and known[i] == 0 and 0.0 < prob[i] < 1.0 \
+                and (alt < 0 or prob[i] < prob[alt]):
+            alt = i
+    return (1.0 - p_mine) * acc, p_progress, e_safe, entropy, secondary, values, alt
 
 
 @step
@@ -1050,8 +1197,8 @@ class BestAgent(CSPAgent):
                  endgame_budget: int = ENDGAME_BUDGET, max_candidates: int = MAX_CANDIDATES,
                  guess_rule: str = "secondary", margin: float = 0.1, progress_weight: float = 0.1,
                  tie_order: str = "corners",
-                 fifty_fifty: bool = True, memo_revealed: int = MEMO_REVEALED,
-                 first_click="corner"):  # 12 parameters: the kernel's settings, each checked
+                 fifty_fifty: bool = True, memo_revealed: int = MEMO_REVEALED, dominance: bool = True,
+                 first_click="corner"):  # 13 parameters: the kernel's settings, each checked
         """See the module docstring; every parameter is checked here (ValueError)."""
         super().__init__(seed, max_work, first_click)
         self._buffers: dict[tuple[int, int], BestBuffers] = {}
@@ -1065,14 +1212,18 @@ class BestAgent(CSPAgent):
         if not isinstance(fifty_fifty, (bool, np.bool_)):
             raise ValueError(f"fifty_fifty must be True or False, got {fifty_fifty!r}")
         self.fifty_fifty = bool(fifty_fifty)
+        if not isinstance(dominance, (bool, np.bool_)):
+            raise ValueError(f"dominance must be True or False, got {dominance!r}")
+        self.dominance = bool(dominance)
         self.guess_rule = guess_rule
         self.margin = float(margin)
         if isinstance(progress_weight, bool) or not isinstance(progress_weight, (int, float)) \
                 or not 0 <= progress_weight <= 100:  # blend and secondary
             raise ValueError(f"progress_weight must be a number in [0, 100], got {progress_weight!r}")
         self.progress_weight = float(progress_weight)
-        checks = (("endgame_layouts", endgame_layouts, 0, ENDGAME_LAYOUTS), ("endgame_budget", endgame_budget, 1, None),
-                  ("max_candidates", max_candidates, 1, None), ("memo_revealed", memo_revealed, 0, None))
+        checks = (("endgame_layouts", endgame_layouts, 0, MAX_ENDGAME_LAYOUTS),
+                  ("endgame_budget", endgame_budget, 1, None), ("max_candidates", max_candidates, 1, None),
+                  ("memo_revealed", memo_revealed, 0, None))
         for name, value, low, high in checks:
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low \
                     or (high is not None and value > high):
@@ -1089,7 +1240,8 @@ class BestAgent(CSPAgent):
         for name, default in (("endgame_layouts", ENDGAME_LAYOUTS), ("endgame_budget", ENDGAME_BUDGET),
                               ("max_candidates", MAX_CANDIDATES), ("guess_rule", "secondary"), ("margin", 0.1),
                               ("progress_weight", 0.1),
-                              ("tie_order", "corners"), ("fifty_fifty", True), ("memo_revealed", MEMO_REVEALED)):
+                              ("tie_order", "corners"), ("fifty_fifty", True), ("memo_revealed", MEMO_REVEALED),
+                              ("dominance", True)):
             if getattr(self, name) != default:
                 out[name] = getattr(self, name)
         return out
@@ -1109,7 +1261,7 @@ class BestAgent(CSPAgent):
                      max_candidates=int(self.max_candidates), guess_rule=GUESS_RULES.index(self.guess_rule),
                      margin=float(self.margin), progress_weight=float(self.progress_weight),
                      tie_order=ORDER_CORNERS if self.tie_order == "corners" else ORDER_FRONTIER,
-                     fifty_fifty=bool(self.fifty_fifty))
+                     fifty_fifty=bool(self.fifty_fifty), dominance=bool(self.dominance))
         tag = zlib.crc32(repr(sorted(plays.items())).encode())  # the memo's guard against changed settings
         return BestSettings(**plays, memo_revealed=self.memo_revealed if memo else 0, memo_tag=tag)
 
@@ -1150,11 +1302,18 @@ class BestAgent(CSPAgent):
         """Step 4: the candidates looked at one step ahead (x.candidates / x.ranked of the
         decision) and the chosen cell's lookahead numbers (its `lookahead_score` again)."""
         prob = s.ws.prob
+        if x.replaced[0] >= 0:
+            other = int(x.replaced[0])
+            chose = at(other, int(gs.spec[SP_COLS]))
+            return (f"guess {where}: p(mine) = {num(prob[cell])}; the secondary rule chose {chose} "
+                    f"(p(mine) = {num(prob[other])}), but {where} is safe in every layout where {chose} is safe, "
+                    f"so it is a mine only where {chose} is one too: revealed first, it is safer and loses nothing "
+                    f"(dominance)")
         m = int(np.count_nonzero((gs.shown < 0) & (s.known == 0) & (prob < 1.0)))
         order = prob[x.candidates[x.ranked[:m]]]
         p = prob[cell]
-        score, progress, certain, _, secondary, values = lookahead_score(
-            gs, s.known, x, cell, p, s.ws.stats[STAT_LOG_LAYOUTS], cfg.max_work)
+        score, progress, certain, _, secondary, values, _ = lookahead_score(
+            gs, s.known, x, cell, p, s.ws.stats[STAT_LOG_LAYOUTS], cfg.max_work, prob)
         said = f"guess {where}: p(mine) = {num(p)} (least {num(order[0])})"
         within = int(np.count_nonzero(order <= order[0] + cfg.margin))  # pseq and secondary say it
         if cfg.guess_rule == GUESS_PSEQ:
@@ -1197,5 +1356,5 @@ def _endgame_value(gs, s, x, cfg) -> tuple[int, float]:
     remaining = int(gs.spec[SP_MINES]) - int(np.count_nonzero((view < 0) & (known != 0)))
     n_l = enumerate_layouts(view, known, remaining, gs.nbr, gs.nbr_count, x, n_u, cfg.endgame_layouts)
     layout_outcomes(view, known, gs.nbr, gs.nbr_count, x, n_u, n_l)
-    _, value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget)
+    _, value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets)
     return int(n_l), float(value)

@@ -13,11 +13,12 @@ Seeds are kept apart by purpose, and written down here:
 * TUNING_SEEDS (1000-1999): every comparison made while choosing `best`'s techniques and
   parameters (the paired differences quoted in `minelab/agents/best.py`'s docstring);
 * ABLATION_SEED (2000): the ablation table of the leaderboard notebook;
-* EVALUATION_SEED (20261125): the final 10^6-game numbers per level and rule, played
+* EVALUATION_SEED (20261126): the final 10^6-game numbers per level and rule, played
   once `best` was frozen. No tuning comparison ever used it or its chunks' seeds (they
   derive from it, `minelab.sweep.derive_seed`). Each frozen version gets a seed of its
   own, never seen before: PAST_EVALUATION_SEEDS judged the earlier ones (20261123: the
-  blend rule, 2026-11-23) and are not used again.
+  blend rule, 2026-11-23; 20261125: the secondary rule without dominance) and are not
+  used again.
 
 Variants differ by `best`'s parameters only, so a tuning run's cache stamp (the golden
 playthrough of `best`'s defaults) does not see a code change that alters a non-default
@@ -49,8 +50,8 @@ AGENT = "best"
 LEVELS = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")
 TUNING_SEEDS = range(1000, 2000)
 ABLATION_SEED = 2000
-EVALUATION_SEED = 20261125
-PAST_EVALUATION_SEEDS = (20261123,)
+EVALUATION_SEED = 20261126
+PAST_EVALUATION_SEEDS = (20261123, 20261125)
 CHUNK = 5_000  # games per task: the unit a sweep resumes by
 
 # Run sizes per profile (the leaderboard notebook's best sections): the ablation table,
@@ -74,6 +75,7 @@ ABLATIONS = {
     "secondary safety of the guess (the blend rule instead)": {"guess_rule": "blend", "margin": 0.05},
     "corners-first order of equally safe cells": {"tie_order": "frontier"},
     "forced 50/50s guessed at once": {"fifty_fifty": False},
+    "dominance (a safer cell safe whenever the chosen one is, taken first)": {"dominance": False},
 }
 
 
