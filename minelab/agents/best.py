@@ -611,7 +611,7 @@ def _next_cell(f, d, n_u, outcome):
     return True
 
 
-# It allocates (the memo, the stack) and is called from kernels, which compile a plain
+# It allocates (its stack) and is called from kernels, which compile a plain
 # njit callee without NRT too: so NRT is asked for explicitly.
 @njit(cache=True, _nrt=True)
 def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
