@@ -279,14 +279,14 @@ def _mine_weights(view, rows, cols, mines, cells, max_frontier=20):
     count by binomials."""
     from math import comb
 
-    grid = view.reshape(rows, cols)
+    from minelab.engine import neighbour_table
+
+    nbr, nbr_count = neighbour_table(rows, cols)
     covered = {int(i) for i in np.flatnonzero(view < 0)}
     numbers = [(i, int(view[i])) for i in range(view.size) if view[i] >= 0]
 
     def around(i):
-        r, c = divmod(i, cols)
-        return [rr * cols + cc for rr in range(max(r - 1, 0), min(r + 2, rows))
-                for cc in range(max(c - 1, 0), min(c + 2, cols)) if (rr, cc) != (r, c) and grid[rr, cc] < 0]
+        return [int(j) for j in nbr[i, :nbr_count[i]] if view[j] < 0]
 
     frontier = sorted({j for i, _ in numbers for j in around(i)} | (set(cells) & covered))
     if len(frontier) > max_frontier:

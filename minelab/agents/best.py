@@ -700,7 +700,7 @@ def best_decide(gs, s, x, cfg, rng):
     s.decision[DC_GUESS] = 0
     s.decision[DC_ENDGAME] = 0
     s.decision[DC_ABORT] = 0
-    x.replaced[0] = -1
+    x.replaced[0] = -1  # set by lookahead_guess when dominance swaps its guess
     k = opening_or_certain(gs, s, cfg.first, cfg.max_work)  # 1. opening, certain moves
     if k != 0:
         return k
@@ -949,7 +949,6 @@ def lookahead_guess(gs, s, x, cfg):
     best_key2 = -1.0
     best_dead = False  # secondary: the best so far can show one number only (it tells nothing)
     best_alt = -1  # secondary: the safest cell that is safe whenever the best so far is (-1: none)
-    x.replaced[0] = -1
     evaluated = 0
     for t in range(m):
         c = x.candidates[x.ranked[t]]
