@@ -343,6 +343,41 @@ def test_best_dominance_takes_a_safer_cell_that_is_safe_whenever_the_chosen_one_
             assert off.buffers(36, 8).replaced[0] == -1
 
 
+def test_best_lookahead_pruning_never_drops_a_winner():
+    """The secondary rule stops valuing a candidate once its score cannot beat the best so
+    far (`lookahead_score` with a bound). For the candidates of real guess positions, each
+    valued in full: a bound just under its score never prunes it, and whenever a bound
+    prunes it the full score is at most that bound. The pruning is exercised too."""
+    from minelab.agents.best import STAT_LOG_LAYOUTS, lookahead_score
+    from minelab.agents.csp import DC_GUESS
+
+    agent = ml.make_agent("best")
+    pruned = checked = 0
+    for level, seeds in (("9x9x10", range(20)), ("16x16x40", range(6))):
+        lv = ml.Level.parse(level)
+        s, x = agent.state(lv.cells, lv.mines), agent.buffers(lv.cells, lv.mines)
+        cfg = agent.settings(lv.rows, lv.cols, memo=False)
+        for seed in seeds:
+            game = ml.Game(level, seed=seed)
+            while not game.over:
+                moves = agent.decision(game)
+                gs, prob = game._gs, s.ws.prob
+                if s.decision[DC_GUESS] and (gs.shown >= 0).any() and agent.guess_step(gs, s, moves[0][1]) == "lookahead":
+                    m = int(np.count_nonzero((gs.shown < 0) & (s.known == 0) & (prob < 1.0)))
+                    for c in x.candidates[x.ranked[:min(m, 6)]].copy():
+                        p, log_z = prob[c], s.ws.stats[STAT_LOG_LAYOUTS]
+                        full = lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, -1.0)
+                        score = (1 - p) * full[4] * (1 + cfg.progress_weight * full[1])
+                        assert lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, score * (1 - 1e-9))[5] >= 0
+                        for bound in (score * 1.02, score * 1.1):
+                            if lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, bound)[5] < 0:
+                                assert score <= bound
+                                pruned += 1
+                        checked += 1
+                agent.play_moves(game, moves)
+    assert checked >= 50 and pruned >= 5, (checked, pruned)
+
+
 def test_best_decision_memo_changes_no_move():
     """The memo serves a recurring position the guess computed the first time: the same
     games, move for move, as with it off; boards of one size but two shapes share the

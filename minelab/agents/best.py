@@ -684,10 +684,13 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
             continue
         # every outcome of this cell is valued
         v = acc[d] / f.total[d]
+        q = f.order[d, f.r[d]]
         if v > f.best[d] + SCORE_TOLERANCE:
             f.best[d] = v
-            f.best_q[d] = f.order[d, f.r[d]]
-        f.r[d] += 1
+            f.best_q[d] = q
+        # a cell safe in every layout: its value is the set's (what it shows comes free,
+        # so no play does better than revealing it first), and the frame is done
+        f.r[d] = n_u if f.mines_at[d, q] == 0 else f.r[d] + 1
         need_cell = True
 
 
@@ -939,6 +942,7 @@ def lookahead_guess(gs, s, x, cfg):
     docstring)."""
     prob = s.ws.prob
     log_z = s.ws.stats[STAT_LOG_LAYOUTS]
+    exact = s.ws.stats[STAT_FALLBACKS] == 0.0  # exact layout counts: the secondary rule's pruning is safe
     m = candidate_order(gs, s, x, cfg.tie_order)
     best_score = -1.0
     best_cell = x.candidates[x.ranked[0]]
@@ -962,8 +966,13 @@ def lookahead_guess(gs, s, x, cfg):
         if cfg.guess_rule == GUESS_SECONDARY and not best_dead \
                 and (1.0 - p) * (1.0 + cfg.progress_weight) <= best_score + SCORE_TOLERANCE:
             break  # its score cannot beat the best (at most its safety, with the bonus)
-        score, k0, k1, k2, secondary, values, alt = lookahead_score(gs, s.known, x, c, p, log_z, cfg.max_work, prob)
+        # secondary: a candidate is dropped half-way once it cannot beat the best (`lookahead_score`)
+        bound = best_score + SCORE_TOLERANCE if cfg.guess_rule == GUESS_SECONDARY and exact and best_score >= 0.0 \
+            and not best_dead else -1.0
+        score, k0, k1, k2, secondary, values, alt = lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, bound)
         evaluated += 1
+        if values < 0:
+            continue  # pruned: it cannot beat the best
         if cfg.guess_rule == GUESS_SECONDARY:
             score = (1.0 - p) * secondary * (1.0 + cfg.progress_weight * k0)
             dead = values <= 1
@@ -1012,13 +1021,20 @@ def _pseq_better(k0, k1, k2, best0, best1, best2):
 
 
 @step
-def lookahead_score(gs, known, x, cell, p_mine, log_z, max_work, prob):
+def lookahead_score(gs, known, x, cell, p_mine, log_z, prob, cfg, bound):
     """Reveal `cell` (mine probability p_mine; log_z: log layouts of the position) one
     step ahead: for each number v it can show, solve the position with it shown
     (x.look, x.next_view). Returns (P(cell safe) * E[1 if progress else best next
     safety], P(progress | safe), E[certain safe cells | safe], entropy of v | safe,
     E[blended living safety next | safe] (`_next_position`), the numbers v it can show,
     the dominating cell or -1).
+    Pruning (bound >= 0, the secondary rule only): after each number, the secondary
+    score cannot exceed P(safe) * (E so far + R) * (1 + progress_weight * (P(progress)
+    so far + R)), R the probability of the numbers not yet solved (a next safety is at
+    most 1); once that is at most `bound` (the best score so far, which a candidate must
+    beat) the rest is skipped and the numbers returned are -1. The same move as without
+    it while the layout counts are exact (the caller passes bound -1 when the position's
+    solve fell back to its local estimate, and a fallback here stops the pruning).
     The dominating cell: of the cells uncertain now (prob: the position's mine
     probabilities) that are certain safe whatever number `cell` shows, i.e. safe in
     every layout where `cell` is safe, the one least likely a mine. Revealing it first
@@ -1051,16 +1067,24 @@ def lookahead_score(gs, known, x, cell, p_mine, log_z, max_work, prob):
     common = x.common
     for i in range(n):
         common[i] = 0
+    seen = 0.0  # probability of the numbers solved so far
     for v in range(lo, hi + 1):
+        if bound >= 0.0 and solved > 0:
+            rest = max(0.0, 1.0 - seen) + 1e-9  # a little more: rounding never prunes a winner
+            if (1.0 - p_mine) * (secondary + rest) * (1.0 + cfg.progress_weight * (p_progress + rest)) <= bound:
+                return 0.0, 0.0, 0.0, 0.0, 0.0, -1, -1
         view2[cell] = v
-        code = solve_kernel(x.look, view2, known, gs.spec[SP_MINES], nbr, nbr_count, max_work)
+        code = solve_kernel(x.look, view2, known, gs.spec[SP_MINES], nbr, nbr_count, cfg.max_work)
         if code != OK:
             continue
+        if x.look.stats[STAT_FALLBACKS] != 0.0:
+            bound = -1.0  # an estimated count: no bound holds
         solved += 1
         for i in range(n):
             if x.look.certain[i] == CERTAIN_SAFE and view2[i] < 0:
                 common[i] += 1
         pv = np.exp(x.look.stats[STAT_LOG_LAYOUTS] - log_safe)
+        seen += pv
         if pv > 0.0:
             entropy -= pv * np.log(pv)
             values += 1
@@ -1312,7 +1336,7 @@ class BestAgent(CSPAgent):
         order = prob[x.candidates[x.ranked[:m]]]
         p = prob[cell]
         score, progress, certain, _, secondary, values, _ = lookahead_score(
-            gs, s.known, x, cell, p, s.ws.stats[STAT_LOG_LAYOUTS], cfg.max_work, prob)
+            gs, s.known, x, cell, p, s.ws.stats[STAT_LOG_LAYOUTS], prob, cfg, -1.0)
         said = f"guess {where}: p(mine) = {num(p)} (least {num(order[0])})"
         within = int(np.count_nonzero(order <= order[0] + cfg.margin))  # pseq and secondary say it
         if cfg.guess_rule == GUESS_PSEQ:

@@ -13,12 +13,13 @@ Seeds are kept apart by purpose, and written down here:
 * TUNING_SEEDS (1000-1999): every comparison made while choosing `best`'s techniques and
   parameters (the paired differences quoted in `minelab/agents/best.py`'s docstring);
 * ABLATION_SEED (2000): the ablation table of the leaderboard notebook;
-* EVALUATION_SEED (20261126): the final 10^6-game numbers per level and rule, played
+* EVALUATION_SEED (20261127): the final 10^6-game numbers per level and rule, played
   once `best` was frozen. No tuning comparison ever used it or its chunks' seeds (they
   derive from it, `minelab.sweep.derive_seed`). Each frozen version gets a seed of its
   own, never seen before: PAST_EVALUATION_SEEDS judged the earlier ones (20261123: the
-  blend rule, 2026-11-23; 20261125: the secondary rule without dominance) and are not
-  used again.
+  blend rule, 2026-11-23; 20261125: the secondary rule without dominance; 20261126:
+  with dominance, before the endgame search stopped at a cell safe in every layout,
+  which left it out of budget less often) and are not used again.
 
 Variants differ by `best`'s parameters only, so a tuning run's cache stamp (the golden
 playthrough of `best`'s defaults) does not see a code change that alters a non-default
@@ -50,8 +51,8 @@ AGENT = "best"
 LEVELS = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")
 TUNING_SEEDS = range(1000, 2000)
 ABLATION_SEED = 2000
-EVALUATION_SEED = 20261126
-PAST_EVALUATION_SEEDS = (20261123, 20261125)
+EVALUATION_SEED = 20261127
+PAST_EVALUATION_SEEDS = (20261123, 20261125, 20261126)
 CHUNK = 5_000  # games per task: the unit a sweep resumes by
 
 # Run sizes per profile (the leaderboard notebook's best sections): the ablation table,
