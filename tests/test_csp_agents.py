@@ -346,8 +346,9 @@ def test_best_dominance_takes_a_safer_cell_that_is_safe_whenever_the_chosen_one_
 def test_best_lookahead_pruning_never_drops_a_winner():
     """The secondary rule stops valuing a candidate once its score cannot beat the best so
     far (`lookahead_score` with a bound). For the candidates of real guess positions, each
-    valued in full: a bound just under its score never prunes it, and whenever a bound
-    prunes it the full score is at most that bound. The pruning is exercised too."""
+    valued in full: a bound just under its score never prunes it (a bound that did would
+    drop a candidate that could win), while bounds a little above it do prune some
+    (the pruning is exercised)."""
     from minelab.agents.best import STAT_LOG_LAYOUTS, lookahead_score
     from minelab.agents.csp import DC_GUESS
 
@@ -362,7 +363,8 @@ def test_best_lookahead_pruning_never_drops_a_winner():
             while not game.over:
                 moves = agent.decision(game)
                 gs, prob = game._gs, s.ws.prob
-                if s.decision[DC_GUESS] and (gs.shown >= 0).any() and agent.guess_step(gs, s, moves[0][1]) == "lookahead":
+                guessed = s.decision[DC_GUESS] and (gs.shown >= 0).any()
+                if guessed and agent.guess_step(gs, s, moves[0][1]) == "lookahead":
                     m = int(np.count_nonzero((gs.shown < 0) & (s.known == 0) & (prob < 1.0)))
                     for c in x.candidates[x.ranked[:min(m, 6)]].copy():
                         p, log_z = prob[c], s.ws.stats[STAT_LOG_LAYOUTS]
@@ -370,9 +372,7 @@ def test_best_lookahead_pruning_never_drops_a_winner():
                         score = (1 - p) * full[4] * (1 + cfg.progress_weight * full[1])
                         assert lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, score * (1 - 1e-9))[5] >= 0
                         for bound in (score * 1.02, score * 1.1):
-                            if lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, bound)[5] < 0:
-                                assert score <= bound
-                                pruned += 1
+                            pruned += lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, bound)[5] < 0
                         checked += 1
                 agent.play_moves(game, moves)
     assert checked >= 50 and pruned >= 5, (checked, pruned)

@@ -144,6 +144,42 @@ boards (1015), with weight 0.9 or 0.5; such pairs are rare while they could stil
 avoided, so it was not kept.
 The ablation table (leaderboard notebook, `strength.ablation_table`) gives each
 technique's gain on each level.
+Issue 15, 2026-11-26 (paired, tuning seeds), nothing of which is kept: D. Hill's narrower
+progress (a number counts as progress only when it leaves more living certain cells
+than the candidate's safety alone makes certain, "linked" cells): 16x30x99 +0.055
+[-0.05, +0.16] (40,000 games, seed 1022) and +0.035 [-0.06, +0.13] (1023), 8x8x10 -0.033
+[-0.059, -0.007] (100,000, 1023), 16x16x40 -0.01 (60,000, 1023); with progress weight 0.2
+-0.22 [-0.38, -0.05] on expert (1022); progress weight 0.001 (Hill's) +0.16 [-0.23,
++0.55] (expert, 1022: too noisy to tell); an endgame budget of 2e7: -0.005 (expert) /
++0.005 (8x8x10) points (1022); the endgame search over 1024 or 4096 layouts on 8x8x10:
++0.025 [+0.005, +0.045] on seed 1024 (60,000 games) but +0.003 [-0.012, +0.018] on 1025
+(100,000), and -0.003 on 9x9x10 (200,000) and -0.008 on 16x16x40 (60,000, 1025). The
+zero start's first cell, every cell of an eighth of the board near the corner (seed 1030;
+`strength.opening_cells`): (2, 2) stays best on 8x8x10 (90.37%, (2, 3) 90.27%, 200,000
+games), on 9x9x10 (97.22%, (1, 2) 97.12%, 200,000) and, tied with (2, 3) and (3, 3), on
+16x16x40 (89.15%, 60,000).
+Speed, the same guesses (2026-11-26): the secondary rule stops valuing a candidate once
+its score cannot beat the best so far (`lookahead_score`'s bound), and the endgame
+search ends a frame at its first informative cell safe in every layout of the set (its
+value is the set's: what it shows comes free, so no play beats revealing it first).
+The first changes no move (the same records on 160,000 games of three levels and the
+golden playthrough); `minelab bench csp` 8x8x10 / 9x9x10 / 16x16x40 / 16x30x99 went from
+8,887 / 29,115 / 3,636 / 741 to about 10,100 / 34,600 / 4,300 / 980 games/s. The second
+gives the same cell and value on every one of 487 8x8x10 endgame positions the earlier
+search finished (a budget of 2e8: 0.11 s for them all against 3.3 s, and 4 of them never
+finished before), so only positions where the search used to run out of budget are played
+differently (4-5x fewer aborts); with both, 15,579 / 36,512 / 4,571 / 1,089 games/s.
+Paired against the version before (seed 1026, the same boards): 16x30x99 +0.005 [-0.009,
++0.019] points (40,000 games, 70 played differently), 8x8x10 +0.0015 [-0.007, +0.010]
+(200,000), 9x9x10 +0.0005, 16x16x40 -0.002 (60,000): as strong, faster. Tried and left:
+passing each set the value its parent's cell needs of it (an expectimax cut-off; the
+bounds it leaves cannot be memoised as values: 7,100 and, with bounds in the memo,
+9,900 games/s on 8x8x10 against 10,100 without).
+Final evaluation of this version (seed 20261127, 10^6 games per level and rule, 1,377 s
+on 2 cores against 1,906 s for the version before): 8x8x10 81.82% [81.75, 81.90],
+9x9x10 91.75% [91.69, 91.80], 16x16x40 78.28% [78.19, 78.36], 16x30x99 40.72% [40.62,
+40.82]; zero start 90.41 / 97.13 / 89.07 / 53.96%: within noise of seed 20261126's
+numbers, as the paired comparison above says.
 
 The kernel `best_decide(gs, s, x, cfg, rng)` runs the steps above in turn:
 `opening_or_certain` (1, shared with csp), `endgame_decision` (2), `forced_fifty_fifty`
