@@ -9,10 +9,12 @@ written here from scratch:
    unrevealed cells, search the game tree exhaustively: the value of a set S of layouts
    is 1 if |S| = 1, else max over cells c of sum over the numbers o that c can show of
    |S_o| / |S| * value(S_o) (a mine ends the game), memoised on S (a bit set, keyed
-   by two 64-bit hashes of it). `endgame_layouts` may be raised to 4096.
+   by two 64-bit hashes of it). `endgame_layouts` may be raised to 4096. A set with a
+   cell safe in all its layouts takes that cell's value: what it shows comes free.
    The move is the argmax (ties to the safer cell). The search sees one number per
-   reveal, not the flood a zero starts, so its value is a lower bound; the play it
-   picks is optimal for that model. A budget of layouts x cells scanned bounds the
+   reveal, not the flood a zero starts, so its value is a lower bound, and a tight one:
+   the cells a zero floods are safe in every layout where it shows 0, so the search
+   may reveal them at no risk; the play it picks is optimal. A budget of layouts x cells scanned bounds the
    work; past it the lookahead below decides (counted in `endgame_aborts`).
 3. Forced 50/50: a component of two cells holding exactly one mine, with no unrevealed
    neighbour outside it, can never be resolved by information: it is guessed at once.
@@ -657,7 +659,8 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
     value(S) = 1 if |S| = 1, else max over cells q of sum over numbers o of
     |S_o| / |S| * value(S_o); memoised on S. Cells are tried safest first and a frame
     stops when no cell's safety can beat its best value (a reveal's value is at most
-    its safety). Written as an explicit stack: numba's cache cannot hold recursion.
+    its safety), or once it has valued a cell safe in every layout of S (that cell's
+    value is S's). Written as an explicit stack: numba's cache cannot hold recursion.
     """
     sets.meta[0] += 1  # a new generation: the memo starts empty
     sets.meta[1] = 0
