@@ -349,7 +349,7 @@ def test_best_lookahead_pruning_never_drops_a_winner():
     valued in full: a bound just under its score never prunes it (a bound that did would
     drop a candidate that could win), while bounds a little above it do prune some
     (the pruning is exercised)."""
-    from minelab.agents.best import STAT_LOG_LAYOUTS, lookahead_score
+    from minelab.agents.best import STAT_LOG_LAYOUTS, lookahead_score, secondary_score
     from minelab.agents.csp import DC_GUESS
 
     agent = ml.make_agent("best")
@@ -369,7 +369,7 @@ def test_best_lookahead_pruning_never_drops_a_winner():
                     for c in x.candidates[x.ranked[:min(m, 6)]].copy():
                         p, log_z = prob[c], s.ws.stats[STAT_LOG_LAYOUTS]
                         full = lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, -1.0)
-                        score = (1 - p) * full[4] * (1 + cfg.progress_weight * full[1])
+                        score = secondary_score(p, full[4], full[1], cfg.progress_weight)
                         assert lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, score * (1 - 1e-9))[5] >= 0
                         for bound in (score * 1.02, score * 1.1):
                             pruned += lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, bound)[5] < 0

@@ -14,8 +14,9 @@ written here from scratch:
    The move is the argmax (ties to the safer cell). The search sees one number per
    reveal, not the flood a zero starts, so its value is a lower bound, and a tight one:
    the cells a zero floods are safe in every layout where it shows 0, so the search
-   may reveal them at no risk; the play it picks is optimal. A budget of layouts x cells scanned bounds the
-   work; past it the lookahead below decides (counted in `endgame_aborts`).
+   may reveal them at no risk; the play it picks is optimal. A budget of layouts x
+   cells scanned bounds the work; past it the lookahead below decides (counted in
+   `endgame_aborts`).
 3. Forced 50/50: a component of two cells holding exactly one mine, with no unrevealed
    neighbour outside it, can never be resolved by information: it is guessed at once.
 4. Otherwise a guess among the safest cells, each candidate c looked at one step
@@ -1003,7 +1004,7 @@ def lookahead_guess(gs, s, x, cfg):
         if cfg.guess_rule != GUESS_TWO_STEP and p > p_min + cfg.margin:
             break
         if cfg.guess_rule == GUESS_SECONDARY and not best_dead \
-                and (1.0 - p) * (1.0 + cfg.progress_weight) <= best_score + SCORE_TOLERANCE:
+                and secondary_score(p, 1.0, 1.0, cfg.progress_weight) <= best_score + SCORE_TOLERANCE:
             break  # its score cannot beat the best (at most its safety, with the bonus)
         # secondary: a candidate is dropped half-way once it cannot beat the best (`lookahead_score`)
         bound = best_score + SCORE_TOLERANCE if cfg.guess_rule == GUESS_SECONDARY and exact and best_score >= 0.0 \
@@ -1013,7 +1014,7 @@ def lookahead_guess(gs, s, x, cfg):
         if values < 0:
             continue  # pruned: it cannot beat the best
         if cfg.guess_rule == GUESS_SECONDARY:
-            score = (1.0 - p) * secondary * (1.0 + cfg.progress_weight * k0)
+            score = secondary_score(p, secondary, k0, cfg.progress_weight)
             dead = values <= 1
             if best_score < 0.0 or (best_dead and not dead) or \
                     (dead == best_dead and score > best_score + SCORE_TOLERANCE):
@@ -1046,6 +1047,14 @@ def lookahead_guess(gs, s, x, cfg):
         x.replaced[0] = best_cell
         return best_alt  # it dominates the chosen cell (see `lookahead_score`)
     return best_cell
+
+
+@kernel
+def secondary_score(p_mine, next_safety, p_progress, weight):
+    """The secondary rule's score of a candidate: P(safe) * E[blended next safety | safe]
+    * (1 + weight * P(progress | safe)). It grows with each argument, so with upper bounds
+    for them it bounds the score (the loop's stop, `lookahead_score`'s pruning)."""
+    return (1.0 - p_mine) * next_safety * (1.0 + weight * p_progress)
 
 
 @kernel
@@ -1110,7 +1119,7 @@ def lookahead_score(gs, known, x, cell, p_mine, log_z, prob, cfg, bound):
     for v in range(lo, hi + 1):
         if bound >= 0.0 and solved > 0:
             rest = max(0.0, 1.0 - seen) + 1e-9  # a little more: rounding never prunes a winner
-            if (1.0 - p_mine) * (secondary + rest) * (1.0 + cfg.progress_weight * (p_progress + rest)) <= bound:
+            if secondary_score(p_mine, secondary + rest, p_progress + rest, cfg.progress_weight) <= bound:
                 return 0.0, 0.0, 0.0, 0.0, 0.0, -1, -1
         view2[cell] = v
         code = solve_kernel(x.look, view2, known, gs.spec[SP_MINES], nbr, nbr_count, cfg.max_work)
@@ -1390,7 +1399,7 @@ class BestAgent(CSPAgent):
             return (f"{said}; of the cells within {num(cfg.margin)} of the least ({within}), looked at one step "
                     f"ahead, it has the best chance to survive this guess and the next: P(safe) x next safety "
                     f"{num(secondary)} x (1 + {num(cfg.progress_weight)} x P(certain cell next) {num(progress)})"
-                    f" = {num((1 - p) * secondary * (1 + cfg.progress_weight * progress))}{dead}")
+                    f" = {num(secondary_score(p, secondary, progress, cfg.progress_weight))}{dead}")
         if cfg.guess_rule == GUESS_BLEND:
             blend = (1 - p) * (1 + cfg.progress_weight * progress)
             return (f"{said}; its score P(safe) x (1 + {num(cfg.progress_weight)} x P(certain cell next)) = "
