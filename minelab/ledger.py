@@ -235,14 +235,66 @@ def _cause_verdict(pub: dict, base: str, meas: dict, causes: list[dict], by_key:
     return UNEXPLAINED, f"{base} — unexplained"
 
 
+BESIDE = "; beside: "  # in a twin "none: <why>; beside: <measured quantity of the same item>"
+
+
+def compare_beside(pub: dict, ours: dict) -> tuple[str, str]:
+    """(text, how) of a published number of another program against minelab's number set
+    beside it (`ours`, a measured row of the same item): which is higher, by how much
+    (points, with a 95% interval), or that the data cannot tell them apart. Both are win
+    rates of independent games: the difference's standard error combines both sides'
+    intervals (a side with a game count and no interval: its binomial error). A published
+    number with neither gets only "ours is above / below / around it" (its printed
+    rounding counted)."""
+    def se(value, low, high, games):
+        if not (_nan(low) or _nan(high)):
+            return (float(high) - float(low)) / 2 / _st.norm.ppf(1 - ALPHA / 2)
+        if not _nan(games) and int(games) > 0:
+            return math.sqrt(float(value) * (1 - float(value)) / int(games))
+        return float("nan")
+
+    theirs, mine = _f(pub["value"]), _f(ours["value"])
+    if math.isnan(mine):
+        return "not yet measured", ""
+    diff = 100 * (mine - theirs)
+    s_pub = se(theirs, pub["ci_low"], pub["ci_high"], pub.get("games"))
+    s_ours = se(mine, ours["ci_low"], ours["ci_high"], ours.get("games"))
+    if math.isnan(s_pub):
+        low, high = (mine if _nan(ours[k]) else float(ours[k]) for k in ("ci_low", "ci_high"))
+        r = pub.get("rounding", 0.0) or 0.0
+        word = ("above it" if low > theirs + r else "below it" if high < theirs - r
+                else "not distinguishable from it")
+        return f"{diff:+.3f} points: ours {word} (no published interval or game count)", \
+            "our 95% interval against the published value"
+    both = math.hypot(s_pub, s_ours) if not math.isnan(s_ours) else s_pub
+    half = 100 * _st.norm.ppf(1 - ALPHA / 2) * both
+    p = float(2 * _st.norm.sf(abs(mine - theirs) / both)) if both > 0 else float(mine == theirs)
+    word = "not distinguishable" if p >= ALPHA else ("ours higher" if mine > theirs else "ours lower")
+    return f"{diff:+.3f} points [{diff - half:+.3f}, {diff + half:+.3f}]: {word}", \
+        f"difference test on both sides' errors p = {p:.3g}"
+
+
 def classify(pub: dict, meas_rows: list[dict], causes: list[dict], by_key: dict) -> dict:
     """The ledger line of one published number: the measurement judged, its verdict and
-    category (one of CATEGORIES)."""
+    category (one of CATEGORIES). A number without a twin whose twin field names a
+    quantity set beside it (BESIDE) gets that comparison in its verdict; it stays a
+    number without a twin (another program: not a reproduction)."""
     twin = (pub.get("twin") or "").strip()
     meas = pick_measured(meas_rows)
     line = {"measured": meas, "how": ""}
     if twin.lower().startswith("none"):
-        return {**line, "category": NO_TWIN, "verdict": f"no minelab twin: {twin.split(':', 1)[-1].strip()}"}
+        why, _, beside = twin.split(":", 1)[-1].partition(BESIDE)
+        text = f"no minelab twin: {why.strip()}"
+        beside = beside.strip()
+        if beside:
+            ours = pick_measured(by_key.get((pub["item"], beside), []))
+            if ours is None:
+                text += f"; beside it, {beside}: not yet measured"
+            else:
+                cmp, how = compare_beside(pub, ours)  # ours is shown in the line's minelab column
+                text += f"; beside it, {beside}: {cmp}"
+                line = {"measured": ours, "how": how}
+        return {**line, "category": NO_TWIN, "verdict": text}
     if meas is None:
         return {**line, "category": NOT_YET, "verdict": NOT_YET}
     v, how = judge(pub, meas)
@@ -321,5 +373,5 @@ def counts(lines: pd.DataFrame) -> dict:
     return out
 
 
-__all__ = ["CATEGORIES", "GOOD", "verdict", "judge", "classify", "ledger_lines", "counts", "cause_summary",
-           "rounding_of", "is_proportion", "pick_measured", "rows_by_key", "fmt_value"]
+__all__ = ["CATEGORIES", "GOOD", "BESIDE", "verdict", "judge", "classify", "compare_beside", "ledger_lines", "counts",
+           "cause_summary", "rounding_of", "is_proportion", "pick_measured", "rows_by_key", "fmt_value"]

@@ -56,7 +56,8 @@ PAPERS: dict[str, str] = {
 
 
 # twin: "" when minelab measures the same quantity (same item and quantity in measured.csv),
-# "none: <why>" for a published program minelab does not implement (shown beside, not judged);
+# "none: <why>" for a published program minelab does not implement (shown beside, not judged;
+# "none: <why>; beside: <quantity>" names a measured quantity of the same item to compare it with);
 # chosen_to_match: why minelab's reading was chosen because it matched this number (the
 # agreement then is not counted), else "".
 PUBLISHED_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", "games", "source", "note", "relation",
@@ -608,7 +609,9 @@ def compare(paper: str, item: str | None = None, *,
     One row per (item, quantity) found in either data/published/<paper>.csv or
     figures/<paper>/measured.csv (all items, or only `item`): published value (NaN when
     the paper states none), minelab value with its 95% interval, games and profile
-    (NaN / <NA> / "" when not yet reproduced).
+    (NaN / <NA> / "" when not yet reproduced), and the verdict (a published number of a
+    program minelab does not implement: the ledger's "no minelab twin" text, with the
+    comparison of what is set beside it).
     """
     _check_paper(paper)
     pub = _published_or_empty(paper, published_dir)
@@ -635,15 +638,21 @@ def compare(paper: str, item: str | None = None, *,
     for col in ("published", "minelab", "ci_low", "ci_high", "pub_low", "pub_high"):
         out[col] = out[col].astype(float)
     pub_rows = {(r["item"], r["quantity"]): r for r in pub.to_dict("records")}
+    lines = None
     verdicts = []
     for r in out.to_dict("records"):
         p = pub_rows.get((r["item"], r["quantity"]))
         if p is None:
             verdicts.append("")
-            continue
-        m = None if pd.isna(r["minelab"]) else {"value": r["minelab"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-                                                "games": r["games"], "runs": r["runs"]}
-        verdicts.append(_judge(p, m)[0])
+        elif str(p.get("twin") or "").lower().startswith("none"):  # another program: the ledger's text
+            if lines is None:
+                lines = ledger(paper, published_dir=published_dir)
+                lines = dict(zip(zip(lines["item"], lines["quantity"]), lines["verdict"]))
+            verdicts.append(lines[(r["item"], r["quantity"])])
+        else:
+            m = None if pd.isna(r["minelab"]) else {"value": r["minelab"], "ci_low": r["ci_low"],
+                                                    "ci_high": r["ci_high"], "games": r["games"], "runs": r["runs"]}
+            verdicts.append(_judge(p, m)[0])
     out["verdict"] = verdicts
     return out[COMPARE_COLUMNS]
 
@@ -672,10 +681,11 @@ def ledger_markdown(all_lines: pd.DataFrame) -> list[str]:
         "its game count; an approximation whose implied range meets our interval), *bound met* / *bound not met*, "
         "*differs: tested cause* (a variant run beside, named in `data/published/causes.csv`, reproduces the "
         "published number), *differs: unexplained*, *undecided* (our interval meets a bound), *not yet "
-        "reproduced*, or *no minelab twin* (a program minelab does not implement, shown beside). An agreement "
-        "obtained by a reading chosen to match the number is not counted. The last column is the share of the "
-        "numbers with a twin (those not yet reproduced included) that agree, meet their bound or differ for a tested "
-        "cause.", "",
+        "reproduced*, or *no minelab twin* (a program minelab does not implement, shown beside; where a "
+        "quantity of ours is set beside it, the difference in points with its 95% interval and which is higher). "
+        "An agreement obtained by a reading chosen to match the number is not counted. The last column is the "
+        "share of the numbers with a twin (those not yet reproduced included) that agree, meet their bound or "
+        "differ for a tested cause.", "",
         _pipe_table([_md_cell(h) for h in _LEDGER_HEADER], [[str(x) for x in r] for r in rows]), ""]
 
 

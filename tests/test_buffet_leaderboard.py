@@ -151,7 +151,12 @@ def test_leaderboard_has_every_level_and_rule_for_every_agent():
     assert "random" in summary.index and "PSEQ-D256 (published)" in summary.index
     assert list(summary.columns)[:2] == ["8x8x10, safe", "8x8x10, opening"]
     report.publish(res, board.PAPER, board.NOTEBOOK, "smoke")
-    assert not board.compare().empty
+    cmp = board.compare()
+    assert not cmp.empty
+    # a published program minelab does not implement reads "no minelab twin", never "not yet reproduced"
+    peers = cmp[cmp["quantity"].str.startswith("PSEQ-D256")]
+    assert len(peers) == 8 and peers["verdict"].str.startswith("no minelab twin").all()
+    assert peers["verdict"].str.contains("beside it, best win rate, first click").all()
 
 
 def test_roster_lists_every_registered_agent():

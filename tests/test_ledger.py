@@ -160,3 +160,37 @@ def test_cause_summary_counts_what_each_variant_reproduces():
                            for q in ("a", "b")])
     row = ledger.cause_summary(published, measured, causes).iloc[0]
     assert (row["tested on"], row["reproduces"]) == (2, 1)
+
+
+def test_a_program_without_twin_is_compared_with_the_number_set_beside_it():
+    beside = "best win rate, first click safe, final evaluation"
+    twin = f"none: not implemented in minelab{ledger.BESIDE}{beside}"
+    peer = pub("PSEQ-D256 win rate, first click safe", 0.8177, lo=0.81764, hi=0.81778, games=10**8, item="8x8x10",
+               twin=twin)
+
+    def line(value, lo, hi, games):
+        ours = meas(value, lo, hi, games, item="8x8x10", quantity=beside)
+        return ledger.classify(peer, [], [], ledger.rows_by_key(pd.DataFrame([ours])))
+
+    higher = line(0.8183, 0.81806, 0.81854, 10**7)
+    assert higher["category"] == ledger.NO_TWIN  # another program: never counted as a reproduction
+    assert "ours higher" in higher["verdict"] and "+0.060 points" in higher["verdict"]
+    assert higher["measured"]["quantity"] == beside and "p = " in higher["how"]
+    lower = line(0.8170, 0.81676, 0.81724, 10**7)
+    assert "ours lower" in lower["verdict"] and "-0.070 points" in lower["verdict"]
+    # 10^6 games: +0.01 points is within both sides' error
+    assert "not distinguishable" in line(0.8178, 0.81704, 0.81855, 10**6)["verdict"]
+    # the interval of the difference combines both sides' errors: sqrt(0.00024^2 + 0.00007^2) ~ 0.00025
+    text = line(0.8183, 0.81806, 0.81854, 10**7)["verdict"]
+    low, high = (float(x) for x in text.split("[")[1].split("]")[0].split(", "))
+    assert low == pytest.approx(0.060 - 0.025, abs=0.002) and high == pytest.approx(0.060 + 0.025, abs=0.002)
+    # not measured yet: said so; no beside quantity: the plain no-twin verdict
+    assert "not yet measured" in ledger.classify(peer, [], [], {})["verdict"]
+    plain = ledger.classify({**peer, "twin": "none: another program"}, [], [], {})
+    assert plain["verdict"] == "no minelab twin: another program" and plain["measured"] is None
+    # a published number with neither interval nor game count: ours above / below / around it
+    bare = {**peer, "ci_low": NAN, "ci_high": NAN, "games": None, "value": 0.543, "rounding": 0.0005}
+    ours = meas(0.5396, 0.5386, 0.5406, 10**6, item="8x8x10", quantity=beside)
+    text, _ = ledger.compare_beside(bare, ours)
+    assert "ours below it" in text
+    assert "not distinguishable" in ledger.compare_beside({**bare, "value": 0.5405}, ours)[0]

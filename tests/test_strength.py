@@ -140,3 +140,23 @@ def test_rollout_values_play_best_from_a_position_on_consistent_layouts():
         S.rollout_values("3x3x1", {(0, 0): 0}, [(2, 2)], layouts=5)
     with pytest.raises(ValueError, match="candidates must be covered"):
         S.rollout_values("3x3x1", {(0, 0): 1}, [(0, 0)], layouts=5)
+
+
+def test_optimum_regret_adds_up_to_the_gap_to_the_optimum():
+    # the safest cell only, no endgame search: far from optimal on 4x4x5 (about 6 points of regret)
+    r = S.optimum_regret("4x4x5:none", 3000, seed=1998, params={"endgame_layouts": 0, "max_candidates": 1})
+    t = r.table.set_index("step")
+    look = t.loc["lookahead"]
+    assert look["suboptimal"] > 0 and look["ci_low"] > 2.0  # its guesses lose points, measured per game
+    assert 0 <= look["as_safe"] <= 1 and abs(look[["optimum_safer", "as_safe", "optimum_riskier"]].sum() - 1) < 1e-9
+    # the first click (the corner) against the best first cell: exact, the same in every game
+    assert t.loc["first click", "regret_points"] == pytest.approx(100 * (look["best_first_optimum"] - look["optimum"]))
+    # performance difference: won + the game's regrets estimates the optimum of the first click made
+    # (leaving the regrets out, or counting them wrong, misses it by several points)
+    assert look["check_low"] <= look["optimum"] <= look["check_high"]
+    assert look["win_rate"] < look["check_low"]
+    # with its endgame search, best's guesses there are exact: no regret
+    d = S.optimum_regret("4x4x5:none", 300, seed=1998).table.set_index("step")
+    assert d.loc["endgame", "guesses"] > 0 and d.loc["endgame", "regret_points"] == 0
+    with pytest.raises(ValueError, match="at most 64 cells"):
+        S.optimum_regret("9x9x10", 10)

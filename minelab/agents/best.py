@@ -182,7 +182,29 @@ Final evaluation of this version (seed 20261127, 10^6 games per level and rule, 
 on 2 cores against 1,906 s for the version before): 8x8x10 81.82% [81.75, 81.90],
 9x9x10 91.75% [91.69, 91.80], 16x16x40 78.28% [78.19, 78.36], 16x30x99 40.72% [40.62,
 40.82]; zero start 90.41 / 97.13 / 89.07 / 53.96%: within noise of seed 20261126's
-numbers, as the paired comparison above says.
+numbers, as the paired comparison above says. 10^6 games could not tell these rates from
+PSEQ-D256's (10^8 games each), so the same version was evaluated again on seed 20261128
+with 10^7 games per rule on the three smaller levels (10^6 on 16x30x99; 4,816 s on 2
+cores, other work running beside it): 8x8x10 81.800% [81.776, 81.824], 9x9x10 91.715%
+[91.698, 91.732], 16x16x40 78.341% [78.316, 78.367], 16x30x99 40.648% [40.552, 40.745];
+zero start 90.390% [90.371, 90.408], 97.190% [97.180, 97.201], 89.160% [89.141, 89.180],
+53.939% [53.842, 54.037]. Above PSEQ-D256 on all eight (by +0.02 to +0.11 points on the
+smaller levels, each interval of the difference above 0; +0.60 and +0.49 on 16x30x99);
+below D. Hill's solver on 16x30x99 (-0.48 [-0.58, -0.38]) and minesolve's depth-4
+search (-0.15 [-0.29, -0.02]).
+Against the exact optimum (2026-11-26, `strength.optimum_regret`: each guess set against
+the exact value of every move in its position, seed 1998): on 4x4x4 every guess after the
+first click is optimal (2,000 games; 69.44% on 100,000 games against the corner's optimum
+69.52%); on 5x5x5 with an unprotected first click, the density of 16x30x99, the
+lookahead's guesses lose 1.12 [1.06, 1.18] points per game (5,000 games; the endgame
+search's none), 89% of it between cells exactly as safe as each other: a far corner where
+the optimum takes a cell diagonally inward, or on an edge two cells from the revealed
+area. The rules above do not close it (200,000 paired games, seed 5, against the default
+50.12%: frontier order -0.60 points, two-step -0.10, blend -0.03, pseq -0.02; the optimum
+is 51.33%); the endgame search over up to 4096 layouts takes 0.4 of the 1.0 point (50.73%
+against 50.31%, 200,000 games, seed 7). So on this board the order among equally safe
+cells, not their safety, is what a better guess rule would change; whether that carries
+over to the standard boards is untested.
 
 The kernel `best_decide(gs, s, x, cfg, rng)` runs the steps above in turn:
 `opening_or_certain` (1, shared with csp), `endgame_decision` (2), `forced_fifty_fifty`

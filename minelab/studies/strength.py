@@ -13,13 +13,16 @@ Seeds are kept apart by purpose, and written down here:
 * TUNING_SEEDS (1000-1999): every comparison made while choosing `best`'s techniques and
   parameters (the paired differences quoted in `minelab/agents/best.py`'s docstring);
 * ABLATION_SEED (2000): the ablation table of the leaderboard notebook;
-* EVALUATION_SEED (20261127): the final 10^6-game numbers per level and rule, played
-  once `best` was frozen. No tuning comparison ever used it or its chunks' seeds (they
-  derive from it, `minelab.sweep.derive_seed`). Each frozen version gets a seed of its
-  own, never seen before: PAST_EVALUATION_SEEDS judged the earlier ones (20261123: the
+* EVALUATION_SEED (20261128): the final numbers per level and rule (10^7 games on the
+  three smaller levels, 10^6 on 16x30x99), played once `best` was frozen. No tuning
+  comparison ever used it or its chunks' seeds (they derive from it,
+  `minelab.sweep.derive_seed`). Each frozen version gets a seed of its own, never seen
+  before: PAST_EVALUATION_SEEDS judged the earlier ones (20261123: the
   blend rule, 2026-11-23; 20261125: the secondary rule without dominance; 20261126:
   with dominance, before the endgame search stopped at a cell safe in every layout,
-  which left it out of budget less often) and are not used again.
+  which left it out of budget less often; 20261127: this version at 10^6 games per
+  level and rule, before the evaluation grew to 10^7 on the smaller levels, where 10^6
+  games could not tell it from PSEQ-D256's published rates) and are not used again.
 
 Variants differ by `best`'s parameters only, so a tuning run's cache stamp (the golden
 playthrough of `best`'s defaults) does not see a code change that alters a non-default
@@ -51,22 +54,29 @@ AGENT = "best"
 LEVELS = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")
 TUNING_SEEDS = range(1000, 2000)
 ABLATION_SEED = 2000
-EVALUATION_SEED = 20261127
-PAST_EVALUATION_SEEDS = (20261123, 20261125, 20261126)
+EVALUATION_SEED = 20261128
+PAST_EVALUATION_SEEDS = (20261123, 20261125, 20261126, 20261127)
 CHUNK = 5_000  # games per task: the unit a sweep resumes by
 
 # Run sizes per profile (the leaderboard notebook's best sections): the ablation table,
-# the zero start's first cell, the final evaluation (paper: 10^6 games per level and rule)
-# and the loss profile (8x8x10 and, fewer, 16x30x99: played from Python, see `level_losses`).
+# the zero start's first cell, the final evaluation (paper: 10^7 games per rule on the three
+# smaller levels, 10^6 on 16x30x99), the loss profile (8x8x10 and, fewer, 16x30x99: played
+# from Python, see `level_losses`) and the regret against the exact optimum (`optimum_regret`).
 SIZES = {
     "smoke": {"ablation_games": 200, "ablation_expert_games": 20, "cell_games": 200, "cell_expert_games": 20,
-              "final_games": 100, "loss_games": 20, "loss_expert_games": 4},
+              "final_games": 100, "final_expert_games": 100, "loss_games": 20, "loss_expert_games": 4,
+              "regret_games": 50},
     "quick": {"ablation_games": 10_000, "ablation_expert_games": 1_000, "cell_games": 5_000,
-              "cell_expert_games": 1_000, "final_games": 2_000, "loss_games": 2_000, "loss_expert_games": 300},
+              "cell_expert_games": 1_000, "final_games": 2_000, "final_expert_games": 2_000, "loss_games": 2_000,
+              "loss_expert_games": 300, "regret_games": 500},
     "paper": {"ablation_games": 200_000, "ablation_expert_games": 40_000, "cell_games": 100_000,
-              "cell_expert_games": 20_000, "final_games": 1_000_000, "loss_games": 50_000,
-              "loss_expert_games": 5_000},
+              "cell_expert_games": 20_000, "final_games": 10_000_000, "final_expert_games": 1_000_000,
+              "loss_games": 50_000, "loss_expert_games": 5_000, "regret_games": 5_000},
 }
+
+# The board of `optimum_regret` per profile: 5x5x5 with an unprotected first click has the
+# density of 16x30x99 (0.2) and its exact optimum takes about a minute (a smaller one for tests).
+REGRET_LEVELS = {"smoke": "4x4x5:none", "quick": "5x5x5:none", "paper": "5x5x5:none"}
 
 # Each technique of `best`, and the parameters that turn it off (the ablation table
 # plays the defaults against each of these, paired).
@@ -212,7 +222,8 @@ FIRST_CELL_CANDIDATES = ((0, 0), (1, 1), (2, 2), (3, 3))  # zero start: where th
 # against (1, 2)'s 97.12%, and 89.15% tied with (2, 3) 89.16% and (3, 3) 89.11%.
 OPENING_FIRST_CELLS: dict[str, tuple[int, int]] = {"8x8x10": (2, 2), "9x9x10": (2, 2), "16x16x40": (2, 2),
                                                    "16x30x99": (3, 3)}
-FINAL_GAMES = 1_000_000
+FINAL_GAMES = SIZES["paper"]["final_games"]  # per rule on 8x8x10, 9x9x10 and 16x16x40
+FINAL_EXPERT_GAMES = SIZES["paper"]["final_expert_games"]  # per rule on 16x30x99
 
 
 def opening_cells(levels=LEVELS, cells=FIRST_CELL_CANDIDATES, games: int = 20_000, expert_games: int = 5_000,
@@ -243,42 +254,56 @@ def opening_cells(levels=LEVELS, cells=FIRST_CELL_CANDIDATES, games: int = 20_00
     return PaperResult("opening_cells", None, table, [])
 
 
-def evaluation_tasks(levels=LEVELS, rules=("safe", "opening"), games: int = 1_000_000,
-                     seed: int = EVALUATION_SEED, first_cells: dict | None = None) -> list[dict]:
+def evaluation_tasks(levels=LEVELS, rules=("safe", "opening"), games: int = FINAL_GAMES,
+                     seed: int = EVALUATION_SEED, first_cells: dict | None = None,
+                     expert_games: int | None = None) -> list[dict]:
     """The final evaluation's play tasks: `best`'s defaults, `games` games per level and
-    rule in chunks of CHUNK; first_cells: {(level, rule): (row, col)} of the first click
-    (the agent's first_click parameter), else its default (the corner)."""
+    rule (`expert_games` on 16x30x99, default `games`) in chunks of CHUNK; first_cells:
+    {(level, rule): (row, col)} of the first click (the agent's first_click parameter),
+    else its default (the corner)."""
     games = check_games("games", games)
+    expert_games = games if expert_games is None else check_games("expert_games", expert_games)
     tasks = []
     for level in levels:
         for rule in rules:
             cell = (first_cells or {}).get((level, rule))
             params = {"first_click": list(cell)} if cell is not None else {}
-            tasks += play_tasks([AGENT], f"{level}:{rule}", games, seed, chunk=CHUNK, agent_params={AGENT: params})
+            tasks += play_tasks([AGENT], f"{level}:{rule}", _games_for(level, games, expert_games), seed,
+                                chunk=CHUNK, agent_params={AGENT: params})
     return tasks
 
 
 def evaluate(tasks: list[dict], scheduler=None) -> pd.DataFrame:
     """Run the evaluation tasks (resumable: finished chunks are kept in the result cache)
     on a dask cluster: `scheduler` (an address or a Client), else a LocalCluster of one
-    single-threaded worker process per core. Returns win rates with Wilson intervals."""
+    single-threaded worker process per core. Returns win rates with Wilson intervals, per
+    level and parameters. Each group of tasks is swept and counted on its own, so only one
+    group's per-game rows (10^7 at the paper size) are held at a time."""
+    groups: dict[tuple, list[dict]] = {}
+    for t in tasks:
+        groups.setdefault((t["level"], json.dumps(t.get("agent_params", {}), sort_keys=True)), []).append(t)
+
+    def count(executor) -> list[dict]:
+        rows = []
+        for part_tasks in groups.values():
+            part = run_sweep(part_tasks, executor=executor)
+            for (level, params), g in part.groupby(["level", _params_key(part)], sort=False):
+                wins, n = int(g["won"].sum()), len(g)
+                lo, hi = wilson(wins, n)
+                rows.append({"level": level, "agent_params": params, "games": n, "wins": wins, "win_rate": wins / n,
+                             "ci_low": lo, "ci_high": hi})
+            del part
+        return rows
+
     if scheduler is not None:
-        df = run_sweep(tasks, executor=scheduler)
-    else:
-        try:
-            from dask.distributed import Client, LocalCluster
-        except ImportError as e:  # the optional extra
-            raise ValueError("evaluate needs dask.distributed (pip install 'minelab[dask]') or a scheduler") from e
-        with LocalCluster(threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-                Client(cluster) as client:
-            df = run_sweep(tasks, executor=client)
-    rows = []
-    for (level, params), part in df.groupby(["level", _params_key(df)], sort=False):
-        wins, n = int(part["won"].sum()), len(part)
-        lo, hi = wilson(wins, n)
-        rows.append({"level": level, "agent_params": params, "games": n, "wins": wins, "win_rate": wins / n,
-                     "ci_low": lo, "ci_high": hi})
-    return pd.DataFrame(rows)
+        return pd.DataFrame(count(scheduler))
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError as e:  # the optional extra
+        raise ValueError("evaluate needs dask.distributed (pip install 'minelab[dask]') or a scheduler") from e
+    with LocalCluster(threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        return pd.DataFrame(count(client))
 
 
 # Where a guess happens, for `loss_profile`: by revealed cells while few are (the decision
@@ -365,6 +390,86 @@ def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
     return table.assign(win_rate=won / games, win_low=lo, win_high=hi, early_positions=len(early))
 
 
+def optimum_regret(level: str = "5x5x5:none", games: int = 2_000, seed: int = TUNING_SEEDS[-2],
+                   params: dict | None = None) -> PaperResult:
+    """Where `best` (with `params`) falls short of optimal play, on a board small enough
+    for the exact solver (`minelab.optimal`: at most 64 cells and 5,000,000 layouts).
+
+    Each guess of `games` games (dealt from `seed`) is set against the exact value of
+    every move in its position (`optimal.move_values`): its regret is the best move's
+    exact win probability minus the chosen one's. By the performance-difference identity
+    the regrets along a game add up, in expectation, to the whole gap: the optimum of the
+    first click made, minus the win rate. Certain moves have no regret (revealing a cell
+    that is certainly safe never lowers the optimum), so only guesses are looked at.
+    Per step that guessed (`best.guess_step`) and for the first click: guesses, the
+    suboptimal ones, regret per game in points with a 95% t-interval over games, and
+    how the regret splits by the optimal move's mine probability against the chosen
+    one's (equal: the loss is in the order among equally safe cells). Every row also has
+    the win rate (Wilson), the optimum of the first click made, and `check`: the mean
+    over games of (won + regrets), which estimates that optimum (t-interval).
+    """
+    from .. import optimal
+
+    lv = Level.parse(level)
+    games = check_games("games", games)
+    seed = check_seed(seed)
+    params = dict(params or {})
+    values = optimal.first_click_values(lv, "best")  # every first cell; a board too big is refused here
+    agent = make_agent(AGENT, **params)
+    agent.warm_up(lv)
+    first = tuple(int(v) for v in params.get("first_click", (0, 0)))
+    first_value, top = float(values[first]), float(max(values.values()))
+    keys = ("lookahead", "endgame", "fifty-fifty")
+    regret = np.zeros((games, len(keys)))
+    counts, wrong = np.zeros(len(keys), np.int64), np.zeros(len(keys), np.int64)
+    by_safety = np.zeros((len(keys), 3))  # regret where the optimum is safer / as safe / less safe
+    won = np.zeros(games)
+    for g, child in enumerate(np.random.SeedSequence(seed).spawn(games)):
+        game = Game(lv, seed=child)
+        s = agent.state(lv.cells, lv.mines)
+        while not game.over:
+            moves = agent.decision(game)
+            view = game._gs.shown.reshape(lv.rows, lv.cols)
+            if s.decision[DC_GUESS] and (view >= 0).any():
+                cell = divmod(int(moves[0][1]), lv.cols)
+                k = keys.index(agent.guess_step(game._gs, s, int(moves[0][1])))
+                vals = optimal.move_values(lv, view)
+                best_value = max(vals.values())
+                r = float(best_value - vals[cell])
+                counts[k] += 1
+                if r > 0:
+                    probs = optimal.mine_probabilities(lv, view)
+                    p_opt = min(probs[c] for c, v in vals.items() if v == best_value)
+                    regret[g, k] += r
+                    wrong[k] += 1
+                    by_safety[k, 0 if p_opt < probs[cell] else (1 if p_opt == probs[cell] else 2)] += r
+            agent.play_moves(game, moves)
+        won[g] = game.won
+    t = sps.t.ppf(0.975, games - 1) if games > 1 else np.nan
+    total = won + regret.sum(axis=1)
+    check, check_half = total.mean(), t * total.std(ddof=1) / np.sqrt(games) if games > 1 else np.nan
+    lo, hi = wilson(int(won.sum()), games)
+    first_regret = 100 * (top - first_value)  # the same in every game: no interval
+    rows = [{"step": "first click", "guesses": games, "suboptimal": games * (first_value < top),
+             "regret_points": first_regret, "ci_low": first_regret, "ci_high": first_regret,
+             "optimum_safer": np.nan, "as_safe": np.nan, "optimum_riskier": np.nan}]
+    for k, step_ in enumerate(keys):
+        if counts[k] == 0:
+            continue
+        mean, half = 100 * regret[:, k].mean(), 100 * t * regret[:, k].std(ddof=1) / np.sqrt(games)
+        share = by_safety[k] / by_safety[k].sum() if by_safety[k].sum() > 0 else np.full(3, np.nan)
+        rows.append({"step": step_, "guesses": int(counts[k]), "suboptimal": int(wrong[k]), "regret_points": mean,
+                     "ci_low": mean - half, "ci_high": mean + half, "optimum_safer": share[0], "as_safe": share[1],
+                     "optimum_riskier": share[2]})
+    table = pd.DataFrame(rows).assign(level=str(lv), games=games, win_rate=won.mean(), win_low=lo, win_high=hi,
+                                      optimum=first_value, best_first_optimum=top, check=check,
+                                      check_low=check - check_half, check_high=check + check_half)
+    table = table[["level", "step", "games", "guesses", "suboptimal", "regret_points", "ci_low", "ci_high",
+                   "optimum_safer", "as_safe", "optimum_riskier", "win_rate", "win_low", "win_high", "optimum",
+                   "best_first_optimum", "check", "check_low", "check_high"]]
+    return PaperResult("optimum_regret", None, table, [])
+
+
 def _consistent_layouts(lv: Level, shown: dict, n: int, rng: np.random.Generator) -> np.ndarray:
     """n layouts drawn uniformly among those of lv's mines with the cells of `shown`
     ({flat cell: number}) safe and showing their numbers (rejection from uniform deals)."""
@@ -438,17 +543,18 @@ def _opening_cell(level: str, first_cells: dict) -> tuple[int, int]:
 
 
 def final_win_rates(games: int = FINAL_GAMES, levels=LEVELS, rules=("safe", "opening"), first_cells=None,
-                    seed: int = EVALUATION_SEED, scheduler=None, peers: pd.DataFrame | None = None) -> PaperResult:
-    """`best` as frozen, on seeds no tuning used: `games` games per level and rule (a
-    resumable sweep on a dask cluster, `evaluate`), the first click in the corner under
-    the safe rule and on `first_cells[level]` under the opening rule (default
-    OPENING_FIRST_CELLS, chosen by `opening_cells` on tuning seeds). `peers`: published
+                    seed: int = EVALUATION_SEED, scheduler=None, peers: pd.DataFrame | None = None,
+                    expert_games: int = FINAL_EXPERT_GAMES) -> PaperResult:
+    """`best` as frozen, on seeds no tuning used: `games` games per level and rule
+    (`expert_games` on 16x30x99; a resumable sweep on a dask cluster, `evaluate`), the
+    first click in the corner under the safe rule and on `first_cells[level]` under the
+    opening rule (default OPENING_FIRST_CELLS, chosen by `opening_cells` on tuning seeds). `peers`: published
     results set beside, with columns level, rule, program, games, value, ci_low, ci_high,
     source and note (the leaderboard notebook passes `leaderboard.load_published()`)."""
     first_cells = OPENING_FIRST_CELLS if first_cells is None else dict(first_cells)
     cells = {(lv, "opening"): _opening_cell(lv, first_cells) for lv in levels}
     cells = {k: v for k, v in cells.items() if v != (0, 0)}
-    tasks = evaluation_tasks(levels, rules, games, seed, first_cells=cells)
+    tasks = evaluation_tasks(levels, rules, games, seed, first_cells=cells, expert_games=expert_games)
     rates = evaluate(tasks, scheduler=scheduler)
     rows = []
     for r in rates.itertuples():
