@@ -638,17 +638,17 @@ def compare(paper: str, item: str | None = None, *,
     for col in ("published", "minelab", "ci_low", "ci_high", "pub_low", "pub_high"):
         out[col] = out[col].astype(float)
     pub_rows = {(r["item"], r["quantity"]): r for r in pub.to_dict("records")}
-    lines = None
+    ledger_verdict = None  # (item, quantity) -> the ledger's verdict, read once if needed
     verdicts = []
     for r in out.to_dict("records"):
         p = pub_rows.get((r["item"], r["quantity"]))
         if p is None:
             verdicts.append("")
         elif str(p.get("twin") or "").lower().startswith("none"):  # another program: the ledger's text
-            if lines is None:
+            if ledger_verdict is None:
                 lines = ledger(paper, published_dir=published_dir)
-                lines = dict(zip(zip(lines["item"], lines["quantity"]), lines["verdict"]))
-            verdicts.append(lines[(r["item"], r["quantity"])])
+                ledger_verdict = dict(zip(zip(lines["item"], lines["quantity"]), lines["verdict"]))
+            verdicts.append(ledger_verdict[(r["item"], r["quantity"])])
         else:
             m = None if pd.isna(r["minelab"]) else {"value": r["minelab"], "ci_low": r["ci_low"],
                                                     "ci_high": r["ci_high"], "games": r["games"], "runs": r["runs"]}

@@ -328,6 +328,29 @@ def loss_profile(levels=("8x8x10", "16x30x99"), games: int = 2_000, expert_games
     return PaperResult("loss_profile", None, pd.concat(parts, ignore_index=True), [])
 
 
+def played_guesses(level, games: int, seed: int, params: dict | None = None):
+    """`best` (with `params`) on `games` games of `level` dealt from `seed`, played decision
+    by decision from Python: for each game, whether it was won and its guesses in order,
+    each (the view before it, the cell, the step that made it, its mine probability by
+    the agent's own solve). The first click is not a guess (nothing is revealed yet);
+    a lost game ends on its last guess (a certain move never meets a mine)."""
+    lv = Level.parse(level)
+    agent = make_agent(AGENT, **(params or {}))
+    agent.warm_up(lv)
+    for child in np.random.SeedSequence(seed).spawn(games):
+        game = Game(lv, seed=child)
+        s = agent.state(lv.cells, lv.mines)
+        guesses = []
+        while not game.over:
+            moves = agent.decision(game)
+            view = game._gs.shown
+            if s.decision[DC_GUESS] and (view >= 0).any():
+                cell = int(moves[0][1])
+                guesses.append((view.copy(), cell, agent.guess_step(game._gs, s, cell), float(s.ws.prob[cell])))
+            agent.play_moves(game, moves)
+        yield bool(game.won), guesses
+
+
 def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
     """Where `best` loses on `level`: every guess of `games` games (dealt from `seed`), by the step
     that made it (endgame search, forced 50/50, lookahead) and the stage of the game.
@@ -337,13 +360,11 @@ def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
     share of all, the games lost there, mean p; and on
     every row the games' win rate (Wilson interval) and `early_positions`, the distinct
     positions with at most MEMO_REVEALED revealed cells where a guess was made. Games
-    are played decision by decision from Python, with the explanations: about 600 8x8x10
-    or 12 16x30x99 games a second."""
+    are played decision by decision from Python (`played_guesses`), with the
+    explanations: about 600 8x8x10 or 12 16x30x99 games a second."""
     lv = Level.parse(level)
     games = check_games("games", games)
     seed = check_seed(seed)
-    agent = make_agent(AGENT)
-    agent.warm_up(lv)
     safe_cells = lv.cells - lv.mines
     keys = [(step_, stage) for step_ in ("lookahead", "endgame", "fifty-fifty") for stage in STAGES]
     expected = np.zeros((games, len(keys)))
@@ -351,25 +372,18 @@ def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
     fatal = np.zeros(len(keys), np.int64)
     early = set()  # positions with at most MEMO_REVEALED revealed cells where a guess was made
     won = 0
-    for g, child in enumerate(np.random.SeedSequence(seed).spawn(games)):
-        game = Game(lv, seed=child)
-        s = agent.state(lv.cells, lv.mines)
-        while not game.over:
-            moves = agent.decision(game)
-            k = None
-            view = game._gs.shown
-            if s.decision[DC_GUESS] and (view >= 0).any():
-                cell = moves[0][1]
-                revealed = int((view >= 0).sum())
-                k = keys.index((agent.guess_step(game._gs, s, cell), _stage(revealed, safe_cells)))
-                expected[g, k] += s.ws.prob[cell]
-                counts[k] += 1
-                if revealed <= MEMO_REVEALED:
-                    early.add(view.tobytes())
-            agent.play_moves(game, moves)
-            if game.over and not game.won and k is not None:
-                fatal[k] += 1
-        won += game.won
+    for g, (game_won, guesses) in enumerate(played_guesses(lv, games, seed)):
+        k = None
+        for view, cell, step_, p in guesses:
+            revealed = int((view >= 0).sum())
+            k = keys.index((step_, _stage(revealed, safe_cells)))
+            expected[g, k] += p
+            counts[k] += 1
+            if revealed <= MEMO_REVEALED:
+                early.add(view.tobytes())
+        if not game_won and k is not None:
+            fatal[k] += 1  # the last guess
+        won += game_won
     total = expected.sum()
     rows = []
     for k, (step_, stage) in enumerate(keys):
@@ -415,8 +429,6 @@ def optimum_regret(level: str = "5x5x5:none", games: int = 2_000, seed: int = TU
     seed = check_seed(seed)
     params = dict(params or {})
     values = optimal.first_click_values(lv, "best")  # every first cell; a board too big is refused here
-    agent = make_agent(AGENT, **params)
-    agent.warm_up(lv)
     first = tuple(int(v) for v in params.get("first_click", (0, 0)))
     first_value, top = float(values[first]), float(max(values.values()))
     keys = ("lookahead", "endgame", "fifty-fifty")
@@ -424,27 +436,20 @@ def optimum_regret(level: str = "5x5x5:none", games: int = 2_000, seed: int = TU
     counts, wrong = np.zeros(len(keys), np.int64), np.zeros(len(keys), np.int64)
     by_safety = np.zeros((len(keys), 3))  # regret where the optimum is safer / as safe / less safe
     won = np.zeros(games)
-    for g, child in enumerate(np.random.SeedSequence(seed).spawn(games)):
-        game = Game(lv, seed=child)
-        s = agent.state(lv.cells, lv.mines)
-        while not game.over:
-            moves = agent.decision(game)
-            view = game._gs.shown.reshape(lv.rows, lv.cols)
-            if s.decision[DC_GUESS] and (view >= 0).any():
-                cell = divmod(int(moves[0][1]), lv.cols)
-                k = keys.index(agent.guess_step(game._gs, s, int(moves[0][1])))
-                vals = optimal.move_values(lv, view)
-                best_value = max(vals.values())
-                r = float(best_value - vals[cell])
-                counts[k] += 1
-                if r > 0:
-                    probs = optimal.mine_probabilities(lv, view)
-                    p_opt = min(probs[c] for c, v in vals.items() if v == best_value)
-                    regret[g, k] += r
-                    wrong[k] += 1
-                    by_safety[k, 0 if p_opt < probs[cell] else (1 if p_opt == probs[cell] else 2)] += r
-            agent.play_moves(game, moves)
-        won[g] = game.won
+    for g, (game_won, guesses) in enumerate(played_guesses(lv, games, seed, params)):
+        won[g] = game_won
+        for view, cell, step_, _ in guesses:
+            view, cell, k = view.reshape(lv.rows, lv.cols), divmod(cell, lv.cols), keys.index(step_)
+            vals = optimal.move_values(lv, view)
+            best_value = max(vals.values())
+            r = float(best_value - vals[cell])
+            counts[k] += 1
+            if r > 0:
+                probs = optimal.mine_probabilities(lv, view)
+                p_opt = min(probs[c] for c, v in vals.items() if v == best_value)
+                regret[g, k] += r
+                wrong[k] += 1
+                by_safety[k, 0 if p_opt < probs[cell] else (1 if p_opt == probs[cell] else 2)] += r
     t = sps.t.ppf(0.975, games - 1) if games > 1 else np.nan
     total = won + regret.sum(axis=1)
     check, check_half = total.mean(), t * total.std(ddof=1) / np.sqrt(games) if games > 1 else np.nan
