@@ -29,7 +29,9 @@ published one, the verdict is "differs — cause: ..."; when none does, "differs
 unexplained", listing what was tried. A reading chosen *because* it matched the published
 number (the published row's `chosen_to_match`) is reported as such and never counted as
 agreement. Which measurement is judged: the largest profile measured (paper, else quick,
-else smoke).
+else smoke) among the rows that are not stale (a measured row's `stale` field, filled by
+`report.load_measured`, says when an agent it measured plays differently today). A number
+whose every measurement is stale is "not yet reproduced", with the reason.
 """
 from __future__ import annotations
 
@@ -177,8 +179,22 @@ def rows_by_key(measured: pd.DataFrame) -> dict:
 
 
 def pick_measured(rows: list[dict]) -> dict | None:
-    """The measurement the ledger judges: the largest profile (paper > quick > smoke)."""
-    return max(rows, key=lambda r: PROFILE_RANK.get(r.get("profile", ""), 0)) if rows else None
+    """The measurement the ledger judges: the largest profile (paper > quick > smoke) of
+    the rows that are not stale; None when there is none."""
+    current = [r for r in rows if not r.get("stale")]
+    return max(current, key=lambda r: PROFILE_RANK.get(r.get("profile", ""), 0)) if current else None
+
+
+def stale_note(rows: list[dict]) -> str:
+    """Why a quantity measured only by stale rows has no measurement to judge ("" when
+    none of its rows is stale), e.g. "the paper measurement of 2026-11-22 was made by an
+    earlier version of best: rerun its notebook"."""
+    stale = [r for r in rows if r.get("stale")]
+    if not stale:
+        return ""
+    r = max(stale, key=lambda r: PROFILE_RANK.get(r.get("profile", ""), 0))
+    return (f"the {r.get('profile', '')} measurement of {str(r.get('date', ''))[:10]} was {r['stale']}: "
+            "rerun its notebook")
 
 
 def judge(pub: dict, meas: dict | None) -> tuple[str, str]:
@@ -213,9 +229,10 @@ def _cause_verdict(pub: dict, base: str, meas: dict, causes: list[dict], by_key:
     for c in causes:
         rows = by_key.get((c["item"], c["variant"]), [])
         same = [r for r in rows if r.get("profile") == meas.get("profile")]
-        variant = pick_measured(same or rows)
+        variant = pick_measured(same) or pick_measured(rows)
         if variant is None:
-            tried.append(f"{c['cause']} (variant '{c['variant']}' not yet run)")
+            why_not = stale_note(rows)
+            tried.append(f"{c['cause']} (variant '{c['variant']}' not yet run{'; ' + why_not if why_not else ''})")
             continue
         v, _ = judge(pub, variant)
         shown = fmt_value(variant["value"], variant["ci_low"], variant["ci_high"], variant.get("games"),
@@ -287,16 +304,19 @@ def classify(pub: dict, meas_rows: list[dict], causes: list[dict], by_key: dict)
         text = f"no minelab twin: {why.strip()}"
         beside = beside.strip()
         if beside:
-            ours = pick_measured(by_key.get((pub["item"], beside), []))
+            beside_rows = by_key.get((pub["item"], beside), [])
+            ours = pick_measured(beside_rows)
             if ours is None:
-                text += f"; beside it, {beside}: not yet measured"
+                why_not = stale_note(beside_rows)
+                text += f"; beside it, {beside}: not yet measured" + (f" ({why_not})" if why_not else "")
             else:
                 cmp, how = compare_beside(pub, ours)  # ours is shown in the line's minelab column
                 text += f"; beside it, {beside}: {cmp}"
                 line = {"measured": ours, "how": how}
         return {**line, "category": NO_TWIN, "verdict": text}
     if meas is None:
-        return {**line, "category": NOT_YET, "verdict": NOT_YET}
+        why_not = stale_note(meas_rows)
+        return {**line, "category": NOT_YET, "verdict": NOT_YET + (f" ({why_not})" if why_not else "")}
     v, how = judge(pub, meas)
     line["how"] = how
     chosen = (pub.get("chosen_to_match") or "").strip()

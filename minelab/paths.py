@@ -3,6 +3,9 @@
 Reads
   published numbers  data/published/*.csv of the checkout minelab runs from; in a wheel
                      install, the same files shipped inside the package (minelab._published)
+  golden digests     minelab/agents/behaviour.json: each agent's golden-playthrough digest
+                     (written only by `python -m minelab.playthrough --regenerate`), the
+                     code stamp of cached results and of recorded numbers
 
 Writes, all under the *project directory*:
   project            $MINELAB_PROJECT if set; else the nearest directory, from the current
@@ -24,13 +27,28 @@ installation it uses, and a wheel install run from a scratch directory writes th
 from __future__ import annotations
 
 import importlib
+import json
 import os
+from functools import lru_cache
 from pathlib import Path
 
 PROJECT_ENV = "MINELAB_PROJECT"
 FIGURES_ENV = "MINELAB_FIGURES_DIR"
 RESULTS_ENV = "MINELAB_RESULTS"
 _CHECKOUT = Path(__file__).resolve().parent.parent  # the checkout, when minelab runs from one
+BEHAVIOUR_FILE = Path(__file__).resolve().parent / "agents" / "behaviour.json"  # golden-playthrough digests
+
+
+@lru_cache(maxsize=1)
+def golden_digests() -> dict[str, str]:
+    """{agent: digest of its golden playthrough} as behaviour.json holds them ({} when it
+    is missing), read once per process (shared: copy before changing it; `playthrough
+    --regenerate` clears the cache). Plain data, so the report stamps numbers without
+    importing the agents."""
+    try:
+        return json.loads(BEHAVIOUR_FILE.read_text())
+    except FileNotFoundError:
+        return {}
 
 
 def is_checkout(folder: Path) -> bool:

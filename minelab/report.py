@@ -36,7 +36,7 @@ from .atomic import atomic_write
 from .ledger import (CATEGORIES as _CATEGORIES, CAUSES_COLUMNS as _CAUSES_COLUMNS, cause_summary as _cause_summary,
                      counts as _counts, fmt_value as _fmt_value, judge as _judge, ledger_lines as _ledger_lines,
                      rounding_of as _rounding_of, rows_by_key as _rows_by_key, verdict)
-from .paths import figures_root, published_dir
+from .paths import figures_root, golden_digests, published_dir
 from .profiles import PROFILES
 
 
@@ -65,8 +65,13 @@ PUBLISHED_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", 
 ITEMS_COLUMNS = ("paper", "item", "title", "notebook", "function", "issue", "files")
 # runs: independent runs the value averages (its interval is then a t-interval over runs);
 # empty for one run or an independent-games measurement (Wilson).
-MEASURED_INPUT = ("item", "quantity", "value", "ci_low", "ci_high", "games", "runs", "note")
-MEASURED_COLUMNS = MEASURED_INPUT + ("notebook", "profile", "date", "version")  # version: minelab's
+# agents (optional): the registered agents whose play the number measures, a name or a list.
+# record_measured stamps the row with each one's golden-playthrough digest (`code`, "name=digest
+# ..."; "" when no agents were named, as in rows recorded before the stamp existed), and
+# load_measured marks a row `stale` when one of them plays differently today: a stale row is
+# shown, never judged (the sweep's rule for its cached files, applied to the recorded numbers).
+MEASURED_INPUT = ("item", "quantity", "value", "ci_low", "ci_high", "games", "runs", "note", "agents")
+MEASURED_COLUMNS = MEASURED_INPUT[:-1] + ("notebook", "profile", "date", "version", "code")  # version: minelab's
 # How a published number is stated: "=" a point value (ci_low / ci_high: the interval the
 # source prints, if any), "≈" an approximation (ci_low / ci_high then hold the range the
 # wording implies), or a bound. "" (not classified) is refused by load_published.
@@ -283,6 +288,44 @@ def _as_text(value) -> str:
     return str(value)
 
 
+def _as_agents(value, what: str) -> str:
+    """A measured row's `agents` (None, a name or a list of names of agents with a golden
+    playthrough) as one string of sorted, distinct names separated by spaces ("" for none)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, (list, tuple, set, frozenset)) or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"{what} must be an agent name or a list of agent names, got {value!r}")
+    known = golden_digests()
+    unknown = sorted(n for n in names if n not in known)
+    if unknown:
+        raise ValueError(f"{what}: unknown agent(s) {unknown}: a stamped number needs an agent with a golden "
+                         f"playthrough (minelab/agents/behaviour.json): {', '.join(sorted(known))}")
+    return " ".join(sorted(set(names)))
+
+
+def code_stamp(agents: str) -> str:
+    """The code stamp of a row measuring `agents` (names separated by spaces): "name=digest"
+    of each one's golden playthrough (behaviour.json), "" for none.
+
+        code_stamp("best csp")   # 'best=df459fc4be109e20 csp=...'
+    """
+    digests = golden_digests()
+    return " ".join(f"{n}={digests[n]}" for n in agents.split())
+
+
+def stale_reason(code: str, digests: Mapping[str, str] | None = None) -> str:
+    """"" when the agents a row's `code` names play today as they did when it was measured,
+    else which ones changed ("made by an earlier version of best"). `digests`: today's
+    (default: behaviour.json's); an agent without a digest today counts as changed."""
+    if not isinstance(code, str) or not code.strip():
+        return ""
+    digests = golden_digests() if digests is None else digests
+    changed = [name for name, _, digest in (part.partition("=") for part in code.split())
+               if digests.get(name) != digest]
+    return f"made by an earlier version of {', '.join(changed)}" if changed else ""
+
+
 def _normalize_measured(rows) -> pd.DataFrame:
     if isinstance(rows, pd.DataFrame):
         records = rows.to_dict("records")
@@ -313,8 +356,9 @@ def _normalize_measured(rows) -> pd.DataFrame:
         runs = _as_games(rec.get("runs"), f"measured row {i} ({item}, {quantity}): runs")
         if runs is not pd.NA and runs < 1:
             raise ValueError(f"measured row {i} ({item}, {quantity}): runs must be at least 1, got {runs}")
+        agents = _as_agents(rec.get("agents"), f"measured row {i} ({item}, {quantity}): agents")
         clean.append({"item": item, "quantity": quantity, "value": value, "ci_low": lo, "ci_high": hi,
-                      "games": games, "runs": runs, "note": _as_text(rec.get("note"))})
+                      "games": games, "runs": runs, "note": _as_text(rec.get("note")), "agents": agents})
     df = pd.DataFrame(clean, columns=list(MEASURED_INPUT))
     dup = df.duplicated(["item", "quantity"], keep=False)
     if dup.any():
@@ -326,7 +370,8 @@ def _normalize_measured(rows) -> pd.DataFrame:
 def _read_measured(path: Path) -> pd.DataFrame:
     try:
         df = pd.read_csv(path, dtype={"item": str, "quantity": str, "note": str, "notebook": str,
-                                      "profile": str, "date": str, "version": str}, keep_default_na=False,
+                                      "profile": str, "date": str, "version": str, "code": str},
+                         keep_default_na=False,
                          na_values={"value": [""], "ci_low": [""], "ci_high": [""], "games": [""], "runs": [""]})
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path}: cannot read measured results ({exc})") from None
@@ -334,6 +379,8 @@ def _read_measured(path: Path) -> pd.DataFrame:
         df["version"] = ""
     if "runs" not in df.columns:  # written before rows said how many runs they average
         df["runs"] = pd.NA
+    if "code" not in df.columns:  # written before rows carried their agents' code stamp
+        df["code"] = ""
     missing = [c for c in MEASURED_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"{path}: missing column(s) {missing}; expected {', '.join(MEASURED_COLUMNS)}")
@@ -346,14 +393,18 @@ def _read_measured(path: Path) -> pd.DataFrame:
 
 
 def load_measured(paper: str) -> pd.DataFrame:
-    """figures/<paper>/measured.csv as a DataFrame (empty, with the columns, if none yet).
+    """figures/<paper>/measured.csv as a DataFrame (empty, with the columns, if none yet),
+    with a column `stale`: "" for a current row, else why it is not (`stale_reason`: an
+    agent it measured plays differently today). The ledger never judges a stale row.
 
-        load_measured("buffet2012").query("profile == 'paper'")
+        load_measured("buffet2012").query("profile == 'paper' and stale == ''")
     """
     path = figures_dir(paper) / "measured.csv"
-    if not path.exists():
-        return _empty_measured()
-    return _read_measured(path)
+    df = _read_measured(path) if path.exists() else _empty_measured()
+    if df.empty:
+        return df.assign(stale=pd.Series(dtype=object))
+    digests = golden_digests()
+    return df.assign(stale=[stale_reason(code, digests) for code in df["code"]])
 
 
 def _empty_measured() -> pd.DataFrame:
@@ -368,11 +419,12 @@ def record_measured(paper: str, rows, notebook: str, profile: str) -> Path:
     """Merge measured numbers into figures/<paper>/measured.csv; return its path.
 
     rows: a DataFrame, a list of dicts or one dict with item, quantity, value and
-    optionally ci_low, ci_high (NaN when none), games (int or NA) and note. A row with
-    the same (item, quantity) and profile as an earlier one replaces it in place; new
-    rows are appended, so a quick run never overwrites a paper-size measurement: REPORT.md
-    shows one line per profile measured. Each row is stamped with notebook, profile, the
-    UTC date and the minelab version that measured it.
+    optionally ci_low, ci_high (NaN when none), games (int or NA), runs, note and agents
+    (the registered agents whose play it measures). A row with the same (item, quantity)
+    and profile as an earlier one replaces it in place; new rows are appended, so a quick
+    run never overwrites a paper-size measurement: REPORT.md shows one line per profile
+    measured. Each row is stamped with notebook, profile, the UTC date, the minelab
+    version that measured it and its agents' code stamp (`code_stamp`).
     """
     _check_paper(paper)
     if profile not in PROFILES:
@@ -384,6 +436,7 @@ def record_measured(paper: str, rows, notebook: str, profile: str) -> Path:
     new["profile"] = profile
     new["date"] = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     new["version"] = __version__
+    new["code"] = [code_stamp(a) for a in new.pop("agents")]
     path = figures_dir(paper) / "measured.csv"
     old = _read_measured(path) if path.exists() else _empty_measured()
     key_new = {k: i for i, k in enumerate(zip(new["item"], new["quantity"], new["profile"]))}
@@ -571,7 +624,8 @@ def _published_or_empty(paper: str, directory) -> pd.DataFrame:
 def _comparison_rows(pub: pd.DataFrame, meas: pd.DataFrame, lines: pd.DataFrame) -> list[list[str]]:
     """Rows of a section's table: each published number with the measurement the ledger
     judged and its verdict, then its other profiles (their verdicts in parentheses, not
-    counted), then numbers minelab measured that have no published value."""
+    counted; a stale one says why it is not judged), then numbers minelab measured that
+    have no published value."""
     rows = []
     measured_by_key = _rows_by_key(meas)  # (item, quantity) -> its rows, one per profile measured
     by_line = {(r["item"], r["quantity"]): r for r in lines.to_dict("records")}
@@ -584,17 +638,22 @@ def _comparison_rows(pub: pd.DataFrame, meas: pd.DataFrame, lines: pd.DataFrame)
         how = f" [{line['how']}]" if line["how"] else ""  # which test decided it
         rows.append([p["quantity"], published, line["minelab"] or "—", line["profile"], line["verdict"] + how])
         for m in measured_by_key.get(key, []):
-            if m["profile"] == line["profile"]:
+            if m["profile"] == line["profile"] and not m.get("stale"):
                 continue
             v, _ = _judge(p, m)
+            note = (_stale_cell(m) if m.get("stale") else f"({v}; not counted: smaller profile)" if v else "")
             rows.append(["", "", _fmt_value(m["value"], m["ci_low"], m["ci_high"], m["games"], m["runs"]),
-                         m["profile"], f"({v}; not counted: smaller profile)" if v else ""])
+                         m["profile"], note])
     for m in meas.to_dict("records"):
         if (m["item"], m["quantity"]) not in seen:
             rows.append([m["quantity"], "no published value",
                          _fmt_value(m["value"], m["ci_low"], m["ci_high"], m["games"], m["runs"]),
-                         m["profile"], ""])
+                         m["profile"], _stale_cell(m) if m.get("stale") else ""])
     return rows
+
+
+def _stale_cell(m: dict) -> str:
+    return f"(stale, not judged: measured {str(m.get('date', ''))[:10]}, {m['stale']})"
 
 
 COMPARISON_HEADER = ["quantity", "published", "minelab (95% CI, games)", "profile", "verdict"]
@@ -611,7 +670,7 @@ def compare(paper: str, item: str | None = None, *,
     the paper states none), minelab value with its 95% interval, games and profile
     (NaN / <NA> / "" when not yet reproduced), and the verdict (a published number of a
     program minelab does not implement: the ledger's "no minelab twin" text, with the
-    comparison of what is set beside it).
+    comparison of what is set beside it; a stale measurement: why it is not judged).
     """
     _check_paper(paper)
     pub = _published_or_empty(paper, published_dir)
@@ -623,7 +682,8 @@ def compare(paper: str, item: str | None = None, *,
                          "pub_low": pub["ci_low"], "pub_high": pub["ci_high"]})
     right = pd.DataFrame({"item": meas["item"], "quantity": meas["quantity"], "minelab": meas["value"],
                           "ci_low": meas["ci_low"], "ci_high": meas["ci_high"], "games": meas["games"],
-                          "runs": meas["runs"], "profile": meas["profile"]})
+                          "runs": meas["runs"], "profile": meas["profile"], "date": meas["date"],
+                          "stale": meas["stale"]})
     out = left.merge(right, on=["item", "quantity"], how="outer", sort=False)
     # published rows in file order first, then measured-only rows in recording order
     order: dict = {}
@@ -642,7 +702,9 @@ def compare(paper: str, item: str | None = None, *,
     verdicts = []
     for r in out.to_dict("records"):
         p = pub_rows.get((r["item"], r["quantity"]))
-        if p is None:
+        if isinstance(r["stale"], str) and r["stale"]:
+            verdicts.append(_stale_cell(r).strip("()"))
+        elif p is None:
             verdicts.append("")
         elif str(p.get("twin") or "").lower().startswith("none"):  # another program: the ledger's text
             if ledger_verdict is None:

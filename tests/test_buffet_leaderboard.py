@@ -98,6 +98,7 @@ def test_table1_has_every_format_and_column():
     # measured rows pair with the published ones in REPORT.md: same item and quantity
     assert {m["quantity"] for m in res.measured} == {buffet.quantity(buffet.CSP, lv) for _, lv in buffet.FORMATS}
     assert all("standing in" in m["note"] for m in res.measured)
+    assert {m["agents"] for m in res.measured} == {"random"}  # the agent that played it (its code stamp)
     layout = buffet.table1_layout(t)
     assert len(layout) == 11 and (layout["OH minelab"] == "not run (tree_games=0)").all()
     assert res.figure is not None
@@ -147,6 +148,7 @@ def test_leaderboard_has_every_level_and_rule_for_every_agent():
     quantities = {(m["item"], m["quantity"]) for m in res.measured}
     assert ("16x30x99", "random win rate, first click opening") in quantities
     assert not any("sa-greedy" in q for _, q in quantities)
+    assert all(m["quantity"].startswith(m["agents"] + " win rate") for m in res.measured)  # each row's code stamp
     summary = board.summary(t)
     assert "random" in summary.index and "PSEQ-D256 (published)" in summary.index
     assert list(summary.columns)[:2] == ["8x8x10, safe", "8x8x10, opening"]

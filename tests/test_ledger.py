@@ -15,9 +15,10 @@ def pub(quantity="win rate, 8x8x10", value=0.5, relation="=", lo=NAN, hi=NAN, ga
             "chosen_to_match": kw.pop("chosen_to_match", ""), **kw}
 
 
-def meas(value, lo=NAN, hi=NAN, games=None, runs=None, profile="paper", quantity="win rate, 8x8x10", item="Table 1"):
+def meas(value, lo=NAN, hi=NAN, games=None, runs=None, profile="paper", quantity="win rate, 8x8x10", item="Table 1",
+         **kw):
     return {"item": item, "quantity": quantity, "value": value, "ci_low": lo, "ci_high": hi, "games": games,
-            "runs": runs, "profile": profile}
+            "runs": runs, "profile": profile, **kw}
 
 
 def test_rounding_is_half_the_last_printed_digit():
@@ -194,3 +195,49 @@ def test_a_program_without_twin_is_compared_with_the_number_set_beside_it():
     text, _ = ledger.compare_beside(bare, ours)
     assert "ours below it" in text
     assert "not distinguishable" in ledger.compare_beside({**bare, "value": 0.5405}, ours)[0]
+
+
+def test_a_stale_row_is_never_judged():
+    rows = [meas(0.5, 0.49, 0.51, profile="paper", stale="made by an earlier version of best", date="2026-11-22"),
+            meas(0.1, 0.09, 0.11, profile="quick")]
+    assert ledger.pick_measured(rows)["profile"] == "quick"
+    assert ledger.classify(pub(), rows, [], {})["category"] != ledger.AGREES  # the stale 0.5 would agree
+    line = ledger.classify(pub(), rows[:1], [], {})
+    assert line["category"] == ledger.NOT_YET
+    assert "paper measurement of 2026-11-22 was made by an earlier version of best" in line["verdict"]
+
+
+def test_a_measurement_by_an_earlier_version_of_its_agent_is_shown_not_judged(figs, monkeypatch):
+    item, quantity = "Mine uniformity", "degrees of freedom"  # published: 80
+    report.record_measured("antimatroid2012", {"item": item, "quantity": quantity, "value": 80, "agents": "csp"},
+                           notebook="x.ipynb", profile="paper")
+    report.record_measured("antimatroid2012", {"item": item, "quantity": quantity, "value": 70,
+                                               "agents": ["random", "csp"]}, notebook="x.ipynb", profile="quick")
+    stored = report.load_measured("antimatroid2012")
+    today = report.golden_digests()
+    assert list(stored["code"]) == [f"csp={today['csp']}", f"csp={today['csp']} random={today['random']}"]
+    assert list(stored["stale"]) == ["", ""]
+
+    def line():
+        full = report.ledger("antimatroid2012")
+        return full[(full["item"] == item) & (full["quantity"] == quantity)].iloc[0]
+
+    def changed(name):  # the golden digests after `name`'s play changed
+        monkeypatch.setattr(report, "golden_digests", lambda: {**today, name: "0" * 16})
+
+    assert line()["category"] == ledger.AGREES and line()["profile"] == "paper"
+    changed("csp")
+    stored = report.load_measured("antimatroid2012")
+    assert list(stored["stale"]) == ["made by an earlier version of csp"] * 2
+    assert line()["category"] == ledger.NOT_YET and "earlier version of csp" in line()["verdict"]
+    shown = report.compare("antimatroid2012", item).set_index("quantity").loc[[quantity]]
+    assert shown["verdict"].str.startswith("stale, not judged").all()
+    assert "(stale, not judged: measured" in report.build_report().read_text()
+    changed("random")  # the csp-only paper row is current again: it is judged
+    assert line()["category"] == ledger.AGREES and line()["profile"] == "paper"
+    with pytest.raises(ValueError, match="agents: unknown agent"):
+        report.record_measured("antimatroid2012", {"item": item, "quantity": quantity, "value": 1,
+                                                   "agents": "no-such-agent"}, notebook="x.ipynb", profile="quick")
+    with pytest.raises(ValueError, match="agents must be an agent name or a list"):
+        report.record_measured("antimatroid2012", {"item": item, "quantity": quantity, "value": 1,
+                                                   "agents": 3}, notebook="x.ipynb", profile="quick")

@@ -138,8 +138,9 @@ def test_record_measured_merges_on_item_quantity_profile(figs):
                                                "value": 0.3, "games": 10**6}, notebook="c.ipynb", profile="paper")
     df = pd.read_csv(path)
     assert list(df.columns) == ["item", "quantity", "value", "ci_low", "ci_high", "games", "runs", "note",
-                                "notebook", "profile", "date", "version"]
+                                "notebook", "profile", "date", "version", "code"]
     assert (df["version"] == report.__version__).all()
+    assert df["code"].isna().all()  # no agents named: no code stamp (never stale)
     # same profile: replaced in place; another profile: kept beside it (a quick run
     # never overwrites a paper-size number)
     assert list(zip(df["item"], df["quantity"], df["profile"])) == [

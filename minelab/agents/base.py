@@ -9,18 +9,15 @@ from __future__ import annotations
 
 import copy
 import inspect
-import json
-from functools import lru_cache
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from ..engine import Game, Move, as_generator
 from ..levels import Level
+from ..paths import BEHAVIOUR_FILE, golden_digests as _behaviour_table  # noqa: F401 (playthrough uses both)
 
 _REGISTRY: dict[str, type["Agent"]] = {}
-BEHAVIOUR_FILE = Path(__file__).resolve().parent / "behaviour.json"  # golden-playthrough digests
 
 
 def register(cls):
@@ -61,14 +58,6 @@ def make_agent(name: str, **params) -> "Agent":
     except TypeError as exc:  # an unknown keyword: say which ones the family takes
         allowed = [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "kw", "kwargs")]
         raise ValueError(f"{name}: {exc}; its parameters are {', '.join(allowed)}") from None
-
-
-@lru_cache(maxsize=1)
-def _behaviour_table() -> dict[str, str]:
-    try:
-        return json.loads(BEHAVIOUR_FILE.read_text())
-    except FileNotFoundError:
-        return {}
 
 
 def behaviour_digests(names=None) -> dict[str, str]:

@@ -205,6 +205,19 @@ is 51.33%); the endgame search over up to 4096 layouts takes 0.4 of the 1.0 poin
 against 50.31%, 200,000 games, seed 7). So on this board the order among equally safe
 cells, not their safety, is what a better guess rule would change; whether that carries
 over to the standard boards is untested.
+Issue 15, 2026-11-26, later (paired, tuning seed 1031, 100,000 expert games each, against the
+default's 40.761%): D. Hill's current settings, progress only as a tie-break (weight
+0.001), -0.06 [-0.31, +0.19] points; candidates within 0.15 instead of 0.1, -0.002
+[-0.04, +0.03] (310 games played differently). Neither kept. The endgame search over up
+to 1024 / 4096 layouts on 8x8x10 (600,000 paired games, seed 1032): +0.002 [-0.002,
++0.005] / +0.003 [-0.001, +0.006] points with the first click safe, +0.006 / +0.007 (each
+interval above 0) with a zero start in the corner: real but far below the 0.02-0.03
+points the targets ask for. D. Hill's "isolated edge" step (a region whose cells touch no
+unknown cell outside it and whose mine count is fixed, solved exactly before any other
+guess) would never fire: no such region of 3 to 22 cells with more than one layout at any
+of 841 lookahead guesses in 300 expert games (seed 1033); larger regions were not
+examined (those seen spanned nearly all the remaining board, where the endgame search
+takes over once few layouts remain).
 
 The kernel `best_decide(gs, s, x, cfg, rng)` runs the steps above in turn:
 `opening_or_certain` (1, shared with csp), `endgame_decision` (2), `forced_fifty_fifty`

@@ -260,7 +260,7 @@ def check_clicks_before_mine(games: int = SIZES["quick"]["clicks_games"], seed: 
     ax.legend(fontsize=8)
     fig.tight_layout()
     item = "Clicks before mine"
-    measured = _chi2_rows(item, test, games, null=chi2_null_range(test["dof"]), null_note=(
+    measured = _chi2_rows(item, test, games, null=chi2_null_range(test["dof"]), agents="random", null_note=(
         f"interval: the central 95% range of chi2({test['dof']}), the statistic's law under the null with every "
         f"bin expecting >= {min_expected:g} games; a statistic inside it behaves as the null predicts"))
     obs, exp = blog_bins(no_flood["observed"].to_numpy(), no_flood["expected"].to_numpy())
@@ -268,7 +268,7 @@ def check_clicks_before_mine(games: int = SIZES["quick"]["clicks_games"], seed: 
     draws = monte_carlo_null(exp, int(obs.sum()), draws=null_draws, seed=derive_seed(seed, {"null": BLOG_BINS}))
     low, high = central_range(draws)
     blog["p_value"] = float((draws >= blog["statistic"]).mean())  # chi2(70)'s p does not apply here
-    measured += _chi2_rows(item, blog, games, null=(low, high), variant=BLOG_BINS, null_note=(
+    measured += _chi2_rows(item, blog, games, null=(low, high), variant=BLOG_BINS, agents="random", null_note=(
         f"p and interval by Monte Carlo: the central 95% range of the unpooled statistic under the law, from "
         f"{null_draws:,} multinomial draws of {int(obs.sum()):,} games (chi2({blog['dof']})'s, "
         f"{sps.chi2.ppf(0.025, blog['dof']):.2f}-{sps.chi2.ppf(0.975, blog['dof']):.2f}, does not apply: most tail "
@@ -375,7 +375,7 @@ def _success_measured(table: pd.DataFrame) -> list[dict]:
             "value": r.win_rate, "games": int(r.games),
             "ci_low": r.runs_ci_low if r.learner else r.ci_low, "ci_high": r.runs_ci_high if r.learner else r.ci_high,
             "note": f"95% t-interval over {r.runs} runs (a learner's games share its state)" if r.learner
-                    else f"95% Wilson interval; {r.runs} runs pooled"})
+                    else f"95% Wilson interval; {r.runs} runs pooled", "agents": r.agent})
     measured += _argmax_measured(table)
     return measured
 
@@ -419,7 +419,8 @@ def _argmax_measured(table: pd.DataFrame) -> list[dict]:
                      "games": int(table.loc[table["model"] == a, "games"].sum()),
                      "note": f"argmax over mine counts {_mines_list(sorted(table['mines'].unique()))} of "
                              f"{model_name(a)} minus {model_name(b)}; interval: the mine counts whose gain's 95% "
-                             f"interval reaches the largest gain's ({runs} runs per point, paired boards)"})
+                             f"interval reaches the largest gain's ({runs} runs per point, paired boards)",
+                     "agents": [model_agent(a)[0], model_agent(b)[0]]})
     return rows
 
 
@@ -459,16 +460,18 @@ def _split(total: int, parts: int) -> list[int]:
 
 
 def _chi2_rows(item: str, test: dict, games: int, null: tuple[float, float] | None = None, null_note: str = "",
-               variant: str | None = None) -> list[dict]:
+               variant: str | None = None, agents: str | None = None) -> list[dict]:
     """The measured rows of a chi-squared test: statistic, critical value, degrees of
     freedom. A statistic is a random draw: its interval is `null`, the central 95% range
     of its distribution under the null hypothesis (explained by `null_note`), so a
     published statistic inside it behaves as the null predicts, as ours does. `variant`
-    names a variant run beside: its quantities read "chi2 statistic [variant: ...]"."""
+    names a variant run beside: its quantities read "chi2 statistic [variant: ...]". `agents`:
+    the agent whose games the statistic tests (None: the engine's deals); the critical value
+    and the degrees of freedom follow from the law and the number of games alone."""
     tag = f" [variant: {variant}]" if variant else ""
     note = f"alpha = {test['alpha']}; p = {test['p_value']:.4f}" + (f"; {null_note}" if null_note else "")
     stat = {"item": item, "quantity": "chi2 statistic" + tag, "value": test["statistic"], "games": games,
-            "note": note}
+            "note": note, "agents": agents}
     if null is not None:
         stat.update(ci_low=float(null[0]), ci_high=float(null[1]))
     return [

@@ -54,6 +54,7 @@ VARIANTS = (
     ("MCTS, leaky (cheat)", "mcts", {"leaky": True}),
 )
 LEARNERS = ("Q-learning", "SARSA", "linear Q", "MCTS")
+AGENT_OF = {label: agent for label, agent, _ in METHODS + VARIANTS}  # a method's label -> its registered agent
 REFERENCE_AGENT = "best"  # the strongest minelab solver, on the same rules
 
 # Run sizes per profile. paper = the paper's: 3e7 training games, evaluated every 1e5 on
@@ -192,9 +193,10 @@ def _point(table: pd.DataFrame, method: str, games_end: int):
     return None if hit.empty else hit.iloc[0]
 
 
-def _row(item, quantity, r, note="") -> dict:
+def _row(item, quantity, r, note="", agents=None) -> dict:
     return {"item": item, "quantity": quantity, "value": float(r.win_rate), "ci_low": float(r.ci_low),
-            "ci_high": float(r.ci_high), "games": int(r.boards), "runs": int(r.runs), "note": note}
+            "ci_high": float(r.ci_high), "games": int(r.boards), "runs": int(r.runs), "note": note,
+            "agents": agents}
 
 
 def _fig01_measured(table, curves, games, mcts_games) -> list[dict]:
@@ -211,20 +213,22 @@ def _fig01_measured(table, curves, games, mcts_games) -> list[dict]:
             out.append({"item": "Fig 1", "quantity": "random policy win rate", "value": wins / boards, "ci_low": lo,
                         "ci_high": hi, "games": boards,
                         "note": f"Wilson interval; all {len(part)} evaluation points pooled "
-                                "(the policy never changes)"})
+                                "(the policy never changes)", "agents": AGENT_OF[label]})
             continue
         out.append(_row("Fig 1", f"{label} win rate after {g} games", r,
-                        f"{r.interval} interval; {int(r.boards):,} evaluation boards a run"))
+                        f"{r.interval} interval; {int(r.boards):,} evaluation boards a run", AGENT_OF[label]))
     lin = table[(table["method"] == "linear Q") & (table["games_end"] <= games)]
     if len(lin):
         best = lin.loc[lin["win_rate"].idxmax()]
         out.append(_row("Fig 1", f"linear Q highest win rate over {g} games", best,
-                        f"the highest of {len(lin)} evaluation points (at {int(best.games_end):,} games)"))
+                        f"the highest of {len(lin)} evaluation points (at {int(best.games_end):,} games)",
+                        AGENT_OF["linear Q"]))
         r = _point(table, "linear Q", 1_000_000)
         if r is not None:
-            out.append(_row("Fig 1", "linear Q win rate after 1M games", r))
+            out.append(_row("Fig 1", "linear Q win rate after 1M games", r, agents=AGENT_OF["linear Q"]))
     if mcts_games > games and (r := _point(table, "MCTS", mcts_games)) is not None:
-        out.append(_row("Fig 1", f"MCTS win rate after {games_label(mcts_games)} games", r))
+        out.append(_row("Fig 1", f"MCTS win rate after {games_label(mcts_games)} games", r,
+                        agents=AGENT_OF["MCTS"]))
     rnd = next((m for m in out if m["quantity"] == "random policy win rate"), None)
     out += _ratios(table, games, rnd)
     return out
@@ -246,7 +250,8 @@ def _ratios(table, games, rnd) -> list[dict]:
         v, lo, hi, m = pick(ratio)
         out.append({"item": "Fig 1", "quantity": f"{name} ratio of a method's win rate to random's after {g} games",
                     "value": float(v), "ci_low": float(lo), "ci_high": float(hi), "games": pd.NA,
-                    "note": f"{m}; the interval combines the two Wilson intervals' ends"})
+                    "note": f"{m}; the interval combines the two Wilson intervals' ends",
+                    "agents": [AGENT_OF[m], AGENT_OF["random"]]})
     return out
 
 
@@ -313,15 +318,17 @@ def figA1_mcts_simulations(games: int = SIZES["quick"]["a1_games"], every: int =
     one, ten = _point(table, "MCTS, 1 simulation", games), _point(table, "MCTS, 10 simulations", games)
     g = games_label(games)
     if ten is not None:
-        measured.append(_row("Fig A1", f"MCTS, 10 simulations per state: win rate after {g} games", ten))
+        measured.append(_row("Fig A1", f"MCTS, 10 simulations per state: win rate after {g} games", ten,
+                             agents="mcts"))
     if one is not None:
-        measured.append(_row("Fig A1", f"MCTS, 1 simulation per state: win rate after {g} games", one))
+        measured.append(_row("Fig A1", f"MCTS, 1 simulation per state: win rate after {g} games", one,
+                             agents="mcts"))
     if one is not None and ten is not None and one.win_rate > 0:
         hi = ten.ci_high / one.ci_low if one.ci_low > 0 else np.inf
         measured.append({"item": "Fig A1", "quantity": f"ratio of MCTS win rates, 10 vs 1 simulations per state, "
                          f"after {g} games", "value": ten.win_rate / one.win_rate,
                          "ci_low": ten.ci_low / one.ci_high, "ci_high": hi, "games": pd.NA,
-                         "note": "the interval combines the two Wilson intervals' ends"})
+                         "note": "the interval combines the two Wilson intervals' ends", "agents": "mcts"})
     return PaperResult("figA1_mcts_simulations", _curve_figure(table, "Fig A1: MCTS by simulations per state "
                                                                "(5x5, 5 mines; 95% Wilson intervals)"), table, measured)
 
@@ -360,10 +367,12 @@ def figA2_state_count(games: int = SIZES["quick"]["games"], every: int = SIZES["
     last = int(table["states"].iloc[-1])
     measured = [
         {"item": "Fig A2", "quantity": f"Q-learning states stored after {g} games", "value": float(last),
-         "ci_low": np.nan, "ci_high": np.nan, "games": games, "note": "one training run (a count, not an estimate)"},
+         "ci_low": np.nan, "ci_high": np.nan, "games": games, "note": "one training run (a count, not an estimate)",
+         "agents": AGENT_OF["Q-learning"]},
         {"item": "Fig A2", "quantity": f"new Q-learning states per game at {g} games", "value": rate,
          "ci_low": np.nan, "ci_high": np.nan, "games": int(tail["games_end"].iloc[-1] - tail["games_end"].iloc[0]),
-         "note": f"states added over the last {span} blocks of {every:,} games"},
+         "note": f"states added over the last {span} blocks of {every:,} games",
+         "agents": AGENT_OF["Q-learning"]},
     ]
     import matplotlib.pyplot as plt
 

@@ -201,7 +201,8 @@ def table1_win_rates(games: int = SIZES["quick"]["games"], expert_games: int = S
         if outside_flag(r.published_outside_ci):
             note += "; the published value lies outside our 95% interval"
         measured.append({"item": ITEM, "quantity": quantity(r.column, r.level), "value": r.win_rate,
-                         "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games), "note": note})
+                         "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games), "note": note,
+                         "agents": r.agent})
     return PaperResult("table1_win_rates", _figure(table, formats), table, measured)
 
 
@@ -494,7 +495,8 @@ def hcsp_variants(games: int = SIZES["quick"]["games"], expert_games: int = SIZE
     measured = [{"item": ITEM, "quantity": variant_quantity(r.level, r.variant), "value": r.win_rate,
                  "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games),
                  "note": f"minelab {r.agent}{' ' + r.params if r.params else ''}: {r.what}; paired with the default "
-                         f"hcsp on the same boards: {r.diff:+.2f} points ({r.diff_low:+.2f} to {r.diff_high:+.2f})"}
+                         f"hcsp on the same boards: {r.diff:+.2f} points ({r.diff_low:+.2f} to {r.diff_high:+.2f})",
+                 "agents": r.agent}
                 for r in table.itertuples() if r.variant != HCSP_DEFAULT]
     return PaperResult("hcsp_variants", _variants_figure(table), table, measured)
 
@@ -662,7 +664,8 @@ def bssuct_first_click(games=SIZES["quick"]["tree_games"], seed: int = 0, execut
                  "value": r.win_rate, "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games),
                  "note": f"minelab uct, {simulations(r.level):,} simulations a move, first_click='centre' {r.cell} (a "
                          f"best first cell, exact optimum {100 * r.exact_optimum:.2f}%); paired with the corner "
-                         f"opening on the same boards: {r.diff:+.2f} points ({r.diff_low:+.2f} to {r.diff_high:+.2f})"}
+                         f"opening on the same boards: {r.diff:+.2f} points ({r.diff_low:+.2f} to {r.diff_high:+.2f})",
+                 "agents": "uct"}
                 for r in table.itertuples() if r.opening == "centre"]
     return PaperResult("bssuct_first_click", _bssuct_figure(table), table, measured)
 
@@ -755,7 +758,8 @@ def fig02_gnomine_first_move(games: int = SIZES["quick"]["fig2_games"], seed: in
     table["exact"] = [str(v) for v in _fig2_exact(table["first_click"])]
     measured = [{"item": FIG2_ITEM, "quantity": fig2_quantity(r.first_click), "value": r.win_rate,
                  "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games),
-                 "note": f"minelab {FIG2_AGENT}, first_click={r.first_click!r}, level {FIG2_LEVEL}"}
+                 "note": f"minelab {FIG2_AGENT}, first_click={r.first_click!r}, level {FIG2_LEVEL}",
+                 "agents": FIG2_AGENT}
                 for r in table.itertuples()]
 
     import matplotlib.pyplot as plt

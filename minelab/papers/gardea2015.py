@@ -144,10 +144,10 @@ def _measured_rows(item: str, table: pd.DataFrame) -> list[dict]:
     rows = []
     for r in table.itertuples():
         rows.append({"item": item, "quantity": f"win rate, {r.level}", "value": r.win_rate, "ci_low": r.ci_low,
-                     "ci_high": r.ci_high, "games": r.games, "note": "95% Wilson interval"})
+                     "ci_high": r.ci_high, "games": r.games, "note": "95% Wilson interval", "agents": AGENT})
         rows.append({"item": item, "quantity": f"mean % uncovered, {r.level}", "value": r.uncovered_pct,
                      "ci_low": r.uncovered_ci_low, "ci_high": r.uncovered_ci_high, "games": r.games,
-                     "note": "revealed / safe cells, in %; 95% t-interval"})
+                     "note": "revealed / safe cells, in %; 95% t-interval", "agents": AGENT})
     return rows
 
 
@@ -183,10 +183,11 @@ def fig_csp_board_size(size_games: int = SIZES["quick"]["size_games"], seed: int
     d, lo, hi = newcombe_difference(int(first.wins), int(first.games), int(last.wins), int(last.games))
     measured.append({"item": item, "quantity": f"win-rate drop, {first.level} to {last.level}", "value": d,
                      "ci_low": lo, "ci_high": hi, "games": int(first.games + last.games),
-                     "note": "absolute drop (win-rate points); Newcombe 95% interval"})
+                     "note": "absolute drop (win-rate points); Newcombe 95% interval", "agents": AGENT})
     measured.append({"item": item, "quantity": f"relative win-rate drop, {first.level} to {last.level}",
                      "value": d / first.win_rate if first.win_rate > 0 else float("nan"),
-                     "games": int(first.games + last.games), "note": "drop / 8x8 win rate; no interval"})
+                     "games": int(first.games + last.games), "note": "drop / 8x8 win rate; no interval",
+                     "agents": AGENT})
     measured = [m for m in measured if not (isinstance(m["value"], float) and math.isnan(m["value"]))]
     return PaperResult("fig_csp_board_size", fig, table, measured)
 

@@ -304,6 +304,16 @@ def _is_learner(label: str) -> bool:
     return label in APPROACHES or label in VARIANTS
 
 
+def _agent_of(label: str) -> str:
+    """The registered agent an approach label of `_entries` plays ("oracle, lookup 0.9" -> "oracle")."""
+    agents = {**APPROACHES, **{v: a for v, (a, _) in VARIANTS.items()}, CSP[0]: CSP[1]}
+    if label in agents:
+        return agents[label]
+    if label.startswith("oracle, lookup "):
+        return "oracle"
+    raise ValueError(f"{label!r} is not an approach label")
+
+
 def _interval(r, what="win"):
     """(value, low, high) of a summary row: t over runs for a learner, Wilson for the others."""
     if what == "win":
@@ -407,7 +417,8 @@ def _measured(item: str, table: pd.DataFrame) -> list[dict]:
         row = {"item": item, "quantity": f"{r.approach} win rate, {r.level}", "value": value, "ci_low": low,
                "ci_high": high, "games": int(r.games),
                "note": (f"mean of {r.runs} independently trained models, 95% t-interval over them (never narrower "
-                        "than Wilson's over all games)" if learner else "95% Wilson interval")}
+                        "than Wilson's over all games)" if learner else "95% Wilson interval"),
+               "agents": _agent_of(r.approach)}
         if learner:  # a mean over independent runs: the ledger judges one published run against one more of ours
             row["runs"] = int(r.runs)
         rows.append(row)

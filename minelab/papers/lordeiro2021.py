@@ -60,6 +60,7 @@ FIG7_AGENTS = (
     ("UCB c=1", "ucb-mab", {"c": 1.0}),
 )
 SELECTED = (("greedy", "greedy-mab", {}), ("UCB", "ucb-mab", {"c": 0.1}))  # Figs 8-10, Tables I, IV
+AGENT_OF = {label: name for label, name, _ in FIG7_AGENTS + SELECTED}  # a label -> its registered agent
 # Fig 10's variants. Without flags the paper's agent "just avoided risky tiles": the
 # "pairs" rule reproduces its "below 12%"; the "tiles" reading is shown beside it.
 ABLATIONS = (("flags, symmetries", {}), ("no flags", {"flags": False, "no_flags_rule": "pairs"}),
@@ -73,6 +74,7 @@ TRANSFER = {  # Table III / IV training settings: stages of (mines on 8x8, share
 TABLE4_SETTINGS = ("8x8x10", "8x8x15")
 GRID_SIDES = tuple(range(3, 11))
 FIG11_DENSITY = 0.15625
+GRID_AGENT = "greedy-mab"  # the agent of Figs 11 and 12
 FIG12_DENSITIES = (0.14, 0.15, 0.16, 0.17, 0.18, 0.19, 0.20)
 
 
@@ -147,7 +149,8 @@ def _replicated(make, replicates: int, seed: int, keys: list[str], **kw) -> Pape
         measured.append({"item": item, "quantity": quantity, "value": mean, "ci_low": lo, "ci_high": hi,
                          "games": ms[0].get("games"), "runs": len(ms),
                          "note": note + (f"; {ms[0]['note']}" if ms[0].get("note", "").strip()
-                                         and not ms[0]["note"].startswith("one run") else "")})
+                                         and not ms[0]["note"].startswith("one run") else ""),
+                         "agents": ms[0].get("agents")})
     table = pd.DataFrame(rows)
     return PaperResult(first.name, first.figure, table, measured, runs=runs)
 
@@ -193,7 +196,8 @@ def _fig07_once(train_games: int, seed: int, executor) -> PaperResult:
     table = final[["label", "games_end", "cum_wins", "win_rate", "ci_low", "ci_high", "actions", "perfect"]]
     table = table.rename(columns={"games_end": "games", "cum_wins": "wins"}).reset_index(drop=True)
     measured = [{"item": "Fig 7", "quantity": f"training win rate, {r.label}", "value": r.win_rate,
-                 "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games)} for r in table.itertuples()]
+                 "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games), "agents": AGENT_OF[r.label]}
+                for r in table.itertuples()]
     return PaperResult("fig07_win_rate_curves", fig, table, measured)
 
 
@@ -219,17 +223,19 @@ def fig08_actions_recorded(train_games: int = SIZES["quick"]["train_games"], see
     ratio = final.loc["UCB", "actions"] / final.loc["greedy", "actions"]
     measured = [{"item": "Fig 8", "quantity": "actions recorded, UCB / greedy", "value": float(ratio),
                  "games": int(final.loc["UCB", "games_end"]),
-                 "note": "one run each (a count, no sampling interval)"}]
+                 "note": "one run each (a count, no sampling interval)",
+                 "agents": [AGENT_OF["UCB"], AGENT_OF["greedy"]]}]
     if final.loc["greedy", "perfect"]:
         measured.append({"item": "Fig 8", "quantity": "perfect actions, UCB / greedy",
                          "value": float(final.loc["UCB", "perfect"] / final.loc["greedy", "perfect"]),
                          "games": int(final.loc["UCB", "games_end"]),
-                         "note": "one run each (a count, no sampling interval)"})
+                         "note": "one run each (a count, no sampling interval)",
+                         "agents": [AGENT_OF["UCB"], AGENT_OF["greedy"]]})
     for r in table.itertuples():
         measured += [{"item": "Fig 8", "quantity": f"actions recorded, {r.label}", "value": r.actions,
-                      "games": int(r.games), "note": "one run"},
+                      "games": int(r.games), "note": "one run", "agents": AGENT_OF[r.label]},
                      {"item": "Fig 8", "quantity": f"perfect actions, {r.label}", "value": r.perfect,
-                      "games": int(r.games), "note": "one run"}]
+                      "games": int(r.games), "note": "one run", "agents": AGENT_OF[r.label]}]
     return PaperResult("fig08_actions_recorded", fig, table, measured)
 
 
@@ -280,13 +286,15 @@ def fig09_q_ecdf(train_games: int = SIZES["quick"]["train_games"], seed: int = 0
     for r in rows:
         perfect = r["share_q_minus_1"] + r["share_q_plus_1"]
         note = f"{r['actions']} actions (shares of the action table, not of games: no sampling interval)"
+        agent = AGENT_OF[r["label"]]
         measured += [
             {"item": "Fig 9", "quantity": f"share of actions with Q = -1, {r['label']}", "value": r["share_q_minus_1"],
-             "games": train_games, "note": f"{r['actions']} actions"},
+             "games": train_games, "note": f"{r['actions']} actions", "agents": agent},
             {"item": "Fig 9", "quantity": f"share of perfect actions (Q = -1 or 1), {r['label']}", "value": perfect,
-             "games": train_games, "note": note},
+             "games": train_games, "note": note, "agents": agent},
             {"item": "Fig 9", "quantity": f"share of safe actions (Q = -1) among perfect actions, {r['label']}",
-             "value": r["share_q_minus_1"] / perfect if perfect else float("nan"), "games": train_games, "note": note}]
+             "value": r["share_q_minus_1"] / perfect if perfect else float("nan"), "games": train_games, "note": note,
+             "agents": agent}]
     measured = [m for m in measured if not math.isnan(m["value"])]
     return PaperResult("fig09_q_ecdf", fig, table, measured)
 
@@ -307,7 +315,7 @@ def table1_action_counts(train_games: int = SIZES["quick"]["train_games"], seed:
                          "ci_low": mean - half, "ci_high": mean + half})
             measured.append({"item": "Table I", "quantity": f"mean N, {which} actions, {label}", "value": mean,
                              "ci_low": mean - half, "ci_high": mean + half, "games": train_games,
-                             "note": f"mean over {n.size} actions; 95% t-interval"})
+                             "note": f"mean over {n.size} actions; 95% t-interval", "agents": AGENT_OF[label]})
     table = pd.DataFrame(rows)
     return PaperResult("table1_action_counts", None, table, measured)
 
@@ -348,11 +356,13 @@ def fig10_ablations(train_games: int = SIZES["quick"]["train_games"], seed: int 
     table = final[["agent", "variant", "games_end", "cum_wins", "win_rate", "ci_low", "ci_high", "actions", "perfect"]]
     table = table.rename(columns={"games_end": "games", "cum_wins": "wins"}).reset_index(drop=True)
     measured = [{"item": "Fig 10", "quantity": f"training win rate, {r.agent}, {r.variant}", "value": r.win_rate,
-                 "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games)} for r in table.itertuples()]
+                 "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games), "agents": AGENT_OF[r.agent]}
+                for r in table.itertuples()]
     no_flags = table[table["variant"] == "no flags"].sort_values("win_rate").iloc[-1]
     measured.append({"item": "Fig 10", "quantity": "win rate without flags, upper bound", "value": no_flags.win_rate,
                      "ci_low": no_flags.ci_low, "ci_high": no_flags.ci_high, "games": int(no_flags.games),
-                     "note": f"the better of greedy and UCB without flags, pairs rule ({no_flags.agent})"})
+                     "note": f"the better of greedy and UCB without flags, pairs rule ({no_flags.agent})",
+                     "agents": [name for _, name, _ in SELECTED]})
     return PaperResult("fig10_ablations", fig, table, measured)
 
 
@@ -403,7 +413,7 @@ def _mines(cells: int, density: float) -> int:
 
 
 def _grid_run(levels: dict, games: int, seed: int, executor) -> pd.DataFrame:
-    tasks = {lab: train_spec("greedy-mab", {}, [(lv, games)], seed=seed) for lab, lv in levels.items()}
+    tasks = {lab: train_spec(GRID_AGENT, {}, [(lv, games)], seed=seed) for lab, lv in levels.items()}
     final = _final(curves(_run(tasks, executor)))
     return final
 
@@ -423,14 +433,14 @@ def fig11_size_heatmap(grid_games: int = SIZES["quick"]["grid_games"], seed: int
     fig = _heatmap(table, "width", "height", f"Fig 11: greedy win rate by board size, mines = round(0.15625 x cells), "
                    f"{grid_games:,} training games each", "width", "height")
     measured = [{"item": "Fig 11", "quantity": f"training win rate, {r.height}x{r.width}x{r.mines}",
-                 "value": r.win_rate, "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games)}
-                for r in table.itertuples()]
+                 "value": r.win_rate, "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games),
+                 "agents": GRID_AGENT} for r in table.itertuples()]
     top = table.loc[table["win_rate"].idxmax()]
     sides = f"{GRID_SIDES[0]}..{GRID_SIDES[-1]}"
     measured.append({"item": "Fig 11", "quantity": f"highest win rate over board sizes {sides} x {sides}",
                      "value": top.win_rate, "ci_low": top.ci_low,
                      "ci_high": top.ci_high, "games": int(top.games),
-                     "note": f"{int(top.height)}x{int(top.width)}x{int(top.mines)}"})
+                     "note": f"{int(top.height)}x{int(top.width)}x{int(top.mines)}", "agents": GRID_AGENT})
     return PaperResult("fig11_size_heatmap", fig, table, measured)
 
 
@@ -462,19 +472,21 @@ def fig12_density_heatmap(grid_games: int = SIZES["quick"]["grid_games"], seed: 
     measured = [
         {"item": "Fig 12", "quantity": f"mean win-rate decrease over heights {lo_h}..{hi_h}", "value": by_height,
          "ci_low": by_height - z * by_height_se, "ci_high": by_height + z * by_height_se, "games": grid_games,
-         "note": "win rate at height 3 minus height 10, averaged over densities; normal-approximation interval"},
+         "note": "win rate at height 3 minus height 10, averaged over densities; normal-approximation interval",
+         "agents": GRID_AGENT},
         {"item": "Fig 12", "quantity": f"mean win-rate decrease over densities {lo_d:.2f}..{hi_d:.2f}",
          "value": by_density, "ci_low": by_density - z * by_density_se, "ci_high": by_density + z * by_density_se,
          "games": grid_games,
-         "note": "win rate at density 0.14 minus 0.20, averaged over heights; normal-approximation interval"},
+         "note": "win rate at density 0.14 minus 0.20, averaged over heights; normal-approximation interval",
+         "agents": GRID_AGENT},
     ]
     # the text also states a bound on the same number ("at least 25%"): the same measurement, its own ledger line
     measured.append({**measured[1], "quantity": measured[1]["quantity"] + ", lower bound",
                      "note": "the same number as the row above, judged against the text's lower bound"})
     measured += [{"item": "Fig 12",
                   "quantity": f"training win rate, 10 wide, height {r.height}, density {r.density:.2f}",
-                  "value": r.win_rate, "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games)}
-                 for r in table.itertuples()]
+                  "value": r.win_rate, "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games),
+                  "agents": GRID_AGENT} for r in table.itertuples()]
     return PaperResult("fig12_density_heatmap", fig, table, measured)
 
 
@@ -525,7 +537,7 @@ def table2_runs(table2_games: int, seed: int, executor, mines, agents, name: str
     """One run of Table II's experiment for `agents` ((label, agent, params, first-click
     rule) each; a label starting "SA" records state-action pairs): win rate so far and
     actions recorded after table2_games/10 and table2_games games on 4x4 with `mines`."""
-    tasks = {}
+    tasks, agent_of = {}, {label: agent for label, agent, _, _ in agents}
     for m in mines:
         for label, agent, p, rule in agents:
             tasks[f"{label}|{m}"] = train_spec(agent, p, [(f"4x4x{m}:{rule}", table2_games)], seed=seed)
@@ -541,9 +553,10 @@ def table2_runs(table2_games: int, seed: int, executor, mines, agents, name: str
                          "win_rate": r.win_rate, "ci_low": r.ci_low, "ci_high": r.ci_high, "recorded": int(r.actions)})
             setting = f"4x4x{m}, {int(r.games_end)} games"
             measured += [{"item": "Table II", "quantity": f"{kind} win rate, {setting}", "value": r.win_rate,
-                          "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games_end)},
+                          "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games_end),
+                          "agents": agent_of[kind]},
                          {"item": "Table II", "quantity": f"{kind} {what}, {setting}", "value": int(r.actions),
-                          "games": int(r.games_end), "note": "one run (a count)"}]
+                          "games": int(r.games_end), "note": "one run (a count)", "agents": agent_of[kind]}]
     return PaperResult(name, None, pd.DataFrame(rows), measured)
 
 
@@ -590,7 +603,8 @@ def _transfer(agent: str, params: dict, settings, train_games, test_games, seed,
             table.loc[(table["trained on"] == s) & (table["scenario"] == scen), "best"] = bool(tie)
     measured = [{"item": item, "quantity": f"{r.scenario} win rate, trained on {r._1}", "value": r.win_rate,
                  "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games),
-                 "note": ("best or tied (Mann-Whitney 0.05)" if r.best else "")} for r in table.itertuples()]
+                 "note": ("best or tied (Mann-Whitney 0.05)" if r.best else ""), "agents": agent}
+                for r in table.itertuples()]
     return table, measured
 
 
@@ -683,7 +697,8 @@ def transfer_claims(table3: PaperResult, table4: PaperResult) -> PaperResult:
                          "games": games, "runs": len(table),
                          "note": f"per run: {values}; the seven agents of Tables III and IV, {games:,} test games "
                                  "per agent and level" + ("; mean and 95% t-interval over runs" if len(table) > 1
-                                                          else "")})
+                                                          else ""),
+                         "agents": ["greedy-mab", "ucb-mab"]})
     return PaperResult("transfer_claims", None, table, measured)
 
 

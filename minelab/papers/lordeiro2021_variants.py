@@ -107,7 +107,8 @@ TABLE2_PLAN = (
     ("MAB without symmetries and own safe first click", (3, 4, 5), 1),
     ("SA first-zero-only opening", (4, 5), 1),
 )
-# Table IV variants: (name, params of ucb-mab).
+# Table IV variants: (name, params of TABLE4_AGENT).
+TABLE4_AGENT = "ucb-mab"
 TABLE4_VARIANTS = (("code: bonus toward certainty", {"c": 0.1}),
                    ("textbook: optimistic bonus", {"c": 0.1, "ucb_bonus": "optimism"}))
 FIG12_READINGS = ("points", "relative", "relative of means", "per step", "per step, relative", "min points")
@@ -194,14 +195,14 @@ def table4_variants(train_games: int = L.SIZES["quick"]["train_games"],
     the paper's 10^6 (such rows are not comparable with the published table)."""
     rows, measured = [], []
     for name, params in variants:
-        t, _ = L._transfer("ucb-mab", params, settings, train_games, test_games, seed, executor, "Table IV")
+        t, _ = L._transfer(TABLE4_AGENT, params, settings, train_games, test_games, seed, executor, "Table IV")
         t = t.drop(columns=["best"]).assign(variant=name)  # (best: among this variant's settings only)
         rows.append(t)
         tag = name if (not label_size or train_games == L.PAPER_TRAIN) else f"{name}, {train_games:,} training games"
         for r in t.itertuples():
             quantity = f"{r.scenario} win rate, trained on {r._1} [variant: {tag}]"
             measured.append({"item": "Table IV", "quantity": quantity, "value": r.win_rate, "ci_low": r.ci_low,
-                             "ci_high": r.ci_high, "games": int(r.games)})
+                             "ci_high": r.ci_high, "games": int(r.games), "agents": TABLE4_AGENT})
     table = pd.concat(rows, ignore_index=True)
     table = table[["variant"] + [c for c in table.columns if c != "variant"]]
     return PaperResult("table4_variants", None, table, measured)
@@ -218,6 +219,8 @@ def table4_training_from_text_vs_code(table: pd.DataFrame | None = None) -> Pape
     names = {"UCB c=0.1, textbook: optimistic bonus": "textbook: optimistic bonus",
              "UCB c=0.1, code: bonus toward certainty": "code: bonus toward certainty (text_vs_code run)"}
     rows = table[table["variant"].isin(names)].copy()
+    # No `agents` (code stamp): these rows are read from a committed table, not played now,
+    # so today's digest would not say which code made them.
     measured = [{"item": "Table IV", "quantity": f"training win rate, trained on 8x8x10 [variant: {names[r.variant]}]",
                  "value": r.win_rate, "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games),
                  "note": "one run of lordeiro2021.text_vs_code_variants at paper size (its own seed)"}
@@ -262,6 +265,7 @@ def fig12_readings(table: pd.DataFrame | None = None) -> PaperResult:
                                  "value": value, "ci_low": lo, "ci_high": hi, "games": games_n,
                                  "note": note + ("; mines by Python's round() (halves to even), the changed boards "
                                                  "taken from the same table" if rounding != "half up" else "")})
+                # (no `agents`: computed from a committed table, see table4_training_from_text_vs_code)
     return PaperResult("fig12_readings", None, pd.DataFrame(rows), measured)
 
 

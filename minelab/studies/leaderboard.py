@@ -261,7 +261,7 @@ def leaderboard_win_rates(games: int = SIZES["quick"]["games"], expert_games: in
     for r in table[table["kind"] != "published"].dropna(subset=["win_rate"]).itertuples():
         out.append({"item": r.level, "quantity": f"{r.agent} win rate, first click {r.rule}", "value": r.win_rate,
                     "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games),
-                    "note": "; ".join(x for x in (r.training, r.note) if x)})
+                    "note": "; ".join(x for x in (r.training, r.note) if x), "agents": r.agent})
     return PaperResult("leaderboard_win_rates", fig, table, out)
 
 
@@ -386,7 +386,7 @@ def check_opening_square(expert_games: int = SIZES["quick"]["expert_games"], see
     table.insert(1, "level", level)
     measured = [{"item": EXPERT, "quantity": f"{agent} win rate, first click opening, first move {r.first_click}",
                  "value": r.win_rate, "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games),
-                 "note": "paired boards: the same deals for both first moves"}
+                 "note": "paired boards: the same deals for both first moves", "agents": agent}
                 for r in table.itertuples() if r.first_click != "corner"]
     return PaperResult("check_opening_square", None, table, measured)
 

@@ -586,6 +586,6 @@ def final_win_rates(games: int = FINAL_GAMES, levels=LEVELS, rules=("safe", "ope
     measured = [{"item": r["level"], "quantity": f"best win rate, first click {r['rule']}, final evaluation",
                  "value": r["win_rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"], "games": int(r["games"]),
                  "note": f"best frozen; seed {seed}, never used in tuning; first cell {r['first_cell']}; "
-                         f"{CHUNK:,}-game chunks of a resumable sweep"} for r in rows]
+                         f"{CHUNK:,}-game chunks of a resumable sweep", "agents": "best"} for r in rows]
     return PaperResult("final_win_rates", None, table.reset_index(drop=True), measured)
 
