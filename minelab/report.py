@@ -65,7 +65,8 @@ PUBLISHED_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", 
 ITEMS_COLUMNS = ("paper", "item", "title", "notebook", "function", "issue", "files")
 # runs: independent runs the value averages (its interval is then a t-interval over runs);
 # empty for one run or an independent-games measurement (Wilson).
-# agents (optional): the registered agents whose play the number measures, a name or a list.
+# agents (optional): the agents whose play the number measures (a name or a list; each must
+# have a golden playthrough).
 # record_measured stamps the row with each one's golden-playthrough digest (`code`, "name=digest
 # ..."; "" when no agents were named, as in rows recorded before the stamp existed), and
 # load_measured marks a row `stale` when one of them plays differently today: a stale row is
@@ -291,7 +292,7 @@ def _as_text(value) -> str:
 def _as_agents(value, what: str) -> str:
     """A measured row's `agents` (None, a name or a list of names of agents with a golden
     playthrough) as one string of sorted, distinct names separated by spaces ("" for none)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
         return ""
     names = [value] if isinstance(value, str) else value
     if not isinstance(names, (list, tuple, set, frozenset)) or not all(isinstance(n, str) for n in names):
