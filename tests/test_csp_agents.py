@@ -437,3 +437,37 @@ def test_first_click_option(name):
             ml.make_agent(name, first_click=bad)
     df = ml.play(ml.make_agent(name, first_click="centre"), "9x9x10", 50, seed=1, progress=False)
     assert len(df) == 50
+
+
+def test_best_guesses_off_the_frontier_only_near_the_best_safety():
+    """A cell with no revealed neighbour is guessed by the lookahead only when its safety
+    is at least (1 - float_cut) x the best safety of the position (D. Hill's off-edge
+    threshold; the solve's own probabilities). Checked at every lookahead guess of real
+    games, some of which do guess off the frontier."""
+    from minelab.agents.best import FLOAT_CUT
+    from minelab.agents.csp import DC_GUESS
+
+    agent = ml.make_agent("best")
+    lv = ml.Level.parse("16x30x99")
+    checked = off = 0
+    for child in np.random.SeedSequence(1234).spawn(40):
+        game = ml.Game(lv, seed=child)
+        s = agent.state(lv.cells, lv.mines)
+        while not game.over:
+            moves = agent.decision(game)
+            view = game._gs.shown
+            if s.decision[DC_GUESS] and (view >= 0).any() \
+                    and agent.guess_step(game._gs, s, int(moves[0][1])) == "lookahead":
+                c = int(moves[0][1])
+                open_ = (view < 0) & (s.known == 0) & (s.ws.prob < 1.0)
+                p_min = float(s.ws.prob[open_].min())
+                r, q = divmod(c, lv.cols)
+                near = view.reshape(lv.rows, lv.cols)[max(r - 1, 0):r + 2, max(q - 1, 0):q + 2]
+                if (near >= 0).sum() == 0:  # off the frontier
+                    off += 1
+                    assert 1 - s.ws.prob[c] >= (1 - FLOAT_CUT) * (1 - p_min) - 1e-9, (c, s.ws.prob[c], p_min)
+                checked += 1
+            agent.play_moves(game, moves)
+    assert checked > 50 and off > 5, (checked, off)
+    with pytest.raises(ValueError, match="float_cut must be a number in"):
+        ml.make_agent("best", float_cut=1.5)

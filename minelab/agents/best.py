@@ -32,7 +32,11 @@ written here from scratch:
    revealing it tells nothing): the chance to survive this guess and the next, with a
    little of the one after. A candidate that can show one number only (dead) is taken
    only when every candidate looked at is dead. Candidates stop once one's safety
-   (with the bonus) cannot beat the best score.
+   (with the bonus) cannot beat the best score. A cell off the frontier (no revealed
+   neighbour: a guess into the unknown) is a candidate only when its safety is at least
+   (1 - `float_cut`) times the best safety (float_cut 0.05: D. Hill's "off edge
+   threshold" of 95%; 1 turns it off): its next-guess safety and progress are high because
+   it is far from everything, which the score would otherwise buy with real risk.
    "blend" (the default from the start of issue 15 until the secondary rule): among
    cells within `margin` of the least mine probability, the highest
        P(c safe) * (1 + progress_weight * P(progress | c safe))    (margin 0.05, weight 0.1)
@@ -218,6 +222,20 @@ guess) would never fire: no such region of 3 to 22 cells with more than one layo
 of 841 lookahead guesses in 300 expert games (seed 1033); larger regions were not
 examined (those seen spanned nearly all the remaining board, where the endgame search
 takes over once few layouts remain).
+Off-frontier guesses only at 95% of the best safety (`float_cut` 0.05, D. Hill's "off edge
+threshold", the constant of his solver, tried as it stands), against none (float_cut 1,
+the version before), paired: 16x30x99 +0.076 [+0.016, +0.136] points (100,000 games, seed
+1034: 508 games won by the new rule only, 432 by the old only) and +0.067 [+0.005, +0.129]
+(100,000, 1035); 8x8x10 +0.025 [+0.011, +0.040] (300,000, 1036); 9x9x10 +0.001 [-0.005,
++0.008] (300,000, 1036); 16x16x40 -0.021 [-0.051, +0.009] (100,000, 1036) and +0.000
+[-0.018, +0.018] (300,000, 1037); zero start 8x8x10 at (2, 2) +0.005 [-0.001, +0.011]
+(200,000, 1036), 16x16x40 at (2, 2) +0.007 [-0.007, +0.021] (200,000, 1037), 16x30x99 at
+(3, 3) -0.007 [-0.084, +0.070] (60,000, 1036). Kept (the default since). A stricter cut
+did no better on expert: 0.02 +0.120 [+0.029, +0.212] (1034) and +0.068 [-0.026, +0.162]
+(1035), 0.01 +0.079 and 0 +0.081 (1035, intervals reaching 0). A likely reason (not
+measured): a cell far from everything scores a high next-guess safety and progress (its
+neighbours are unconstrained, a 0 opens an area), and the secondary score bought that
+with up to 0.1 of real risk.
 
 The kernel `best_decide(gs, s, x, cfg, rng)` runs the steps above in turn:
 `opening_or_certain` (1, shared with csp), `endgame_decision` (2), `forced_fifty_fifty`
@@ -277,6 +295,7 @@ from .csp import (
 )
 
 ENDGAME_LAYOUTS = 256  # the most layouts the exact endgame search takes by default
+FLOAT_CUT = 0.05  # an off-frontier candidate needs 95% of the best safety (D. Hill's off-edge threshold)
 MAX_ENDGAME_LAYOUTS = 4096  # the most it can be given (endgame_layouts): 64 words of 64 bits
 ENDGAME_CELLS = 128  # and the most unrevealed cells
 ENDGAME_BUDGET = 2_000_000  # (layouts x cells) scanned per endgame decision: a few ms at most
@@ -380,6 +399,7 @@ class BestSettings(NamedTuple):
     guess_rule: int  # GUESS_TWO_STEP, GUESS_PSEQ, GUESS_BLEND or GUESS_SECONDARY
     progress_weight: float  # blend, secondary: the score's factor (1 + progress_weight * P(progress | safe))
     margin: float  # pseq, blend, secondary: candidates within this of the least mine probability
+    float_cut: float  # secondary: an off-frontier cell needs safety >= (1 - float_cut) x the best (1: off)
     tie_order: int  # ORDER_CORNERS or ORDER_FRONTIER
     fifty_fifty: bool  # step 3 on (False: a forced 50/50 is left to the lookahead, for the ablation)
     dominance: bool  # secondary: a safer cell that is safe whenever the chosen one is, is taken instead
@@ -1041,6 +1061,9 @@ def lookahead_guess(gs, s, x, cfg):
         if cfg.guess_rule == GUESS_SECONDARY and not best_dead \
                 and secondary_score(p, 1.0, 1.0, cfg.progress_weight) <= best_score + SCORE_TOLERANCE:
             break  # its score cannot beat the best (at most its safety, with the bonus)
+        if cfg.guess_rule == GUESS_SECONDARY and s.dist[c] >= 2 \
+                and 1.0 - p < (1.0 - cfg.float_cut) * (1.0 - p_min) - SCORE_TOLERANCE:
+            continue  # off the frontier and not nearly as safe as the safest cell
         # secondary: a candidate is dropped half-way once it cannot beat the best (`lookahead_score`)
         bound = best_score + SCORE_TOLERANCE if cfg.guess_rule == GUESS_SECONDARY and exact and best_score >= 0.0 \
             and not best_dead else -1.0
@@ -1302,9 +1325,9 @@ class BestAgent(CSPAgent):
     def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, endgame_layouts: int = ENDGAME_LAYOUTS,
                  endgame_budget: int = ENDGAME_BUDGET, max_candidates: int = MAX_CANDIDATES,
                  guess_rule: str = "secondary", margin: float = 0.1, progress_weight: float = 0.1,
-                 tie_order: str = "corners",
+                 float_cut: float = FLOAT_CUT, tie_order: str = "corners",
                  fifty_fifty: bool = True, memo_revealed: int = MEMO_REVEALED, dominance: bool = True,
-                 first_click="corner"):  # 13 parameters: the kernel's settings, each checked
+                 first_click="corner"):  # 14 parameters: the kernel's settings, each checked
         """See the module docstring; every parameter is checked here (ValueError)."""
         super().__init__(seed, max_work, first_click)
         self._buffers: dict[tuple[int, int], BestBuffers] = {}
@@ -1323,6 +1346,9 @@ class BestAgent(CSPAgent):
         self.dominance = bool(dominance)
         self.guess_rule = guess_rule
         self.margin = float(margin)
+        if isinstance(float_cut, bool) or not isinstance(float_cut, (int, float)) or not 0 <= float_cut <= 1:
+            raise ValueError(f"float_cut must be a number in [0, 1], got {float_cut!r}")
+        self.float_cut = float(float_cut)
         if isinstance(progress_weight, bool) or not isinstance(progress_weight, (int, float)) \
                 or not 0 <= progress_weight <= 100:  # blend and secondary
             raise ValueError(f"progress_weight must be a number in [0, 100], got {progress_weight!r}")
@@ -1345,7 +1371,7 @@ class BestAgent(CSPAgent):
         out = super().params()
         for name, default in (("endgame_layouts", ENDGAME_LAYOUTS), ("endgame_budget", ENDGAME_BUDGET),
                               ("max_candidates", MAX_CANDIDATES), ("guess_rule", "secondary"), ("margin", 0.1),
-                              ("progress_weight", 0.1),
+                              ("progress_weight", 0.1), ("float_cut", FLOAT_CUT),
                               ("tie_order", "corners"), ("fifty_fifty", True), ("memo_revealed", MEMO_REVEALED),
                               ("dominance", True)):
             if getattr(self, name) != default:
@@ -1366,6 +1392,7 @@ class BestAgent(CSPAgent):
                      endgame_layouts=int(self.endgame_layouts), endgame_budget=int(self.endgame_budget),
                      max_candidates=int(self.max_candidates), guess_rule=GUESS_RULES.index(self.guess_rule),
                      margin=float(self.margin), progress_weight=float(self.progress_weight),
+                     float_cut=float(self.float_cut),
                      tie_order=ORDER_CORNERS if self.tie_order == "corners" else ORDER_FRONTIER,
                      fifty_fifty=bool(self.fifty_fifty), dominance=bool(self.dominance))
         tag = zlib.crc32(repr(sorted(plays.items())).encode())  # the memo's guard against changed settings
