@@ -236,6 +236,14 @@ did no better on expert: 0.02 +0.120 [+0.029, +0.212] (1034) and +0.068 [-0.026,
 measured): a cell far from everything scores a high next-guess safety and progress (its
 neighbours are unconstrained, a 0 opens an area), and the secondary score bought that
 with up to 0.1 of real risk.
+Final evaluation of this version (seed 20261129, 10^7 games per rule on the three smaller
+levels, 10^6 on 16x30x99, 4,695 s on 2 cores with the test suite running beside it part
+of the time): 8x8x10 81.824% [81.800, 81.848], 9x9x10 91.714% [91.697, 91.732], 16x16x40
+78.319% [78.294, 78.345], 16x30x99 40.699% [40.603, 40.795]; zero start 90.390% [90.372,
+90.409], 97.184% [97.174, 97.194], 89.152% [89.133, 89.172], 53.937% [53.839, 54.034].
+Against seed 20261128's version: 8x8x10 +0.024 and 16x30x99 +0.05 points, as the paired
+games predict; 16x16x40 -0.022, within the two evaluations' sampling error (the paired
+games: +0.000 [-0.018, +0.018]).
 
 The kernel `best_decide(gs, s, x, cfg, rng)` runs the steps above in turn:
 `opening_or_certain` (1, shared with csp), `endgame_decision` (2), `forced_fifty_fifty`
