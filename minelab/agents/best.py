@@ -35,8 +35,8 @@ written here from scratch:
    (with the bonus) cannot beat the best score. A cell off the frontier (no revealed
    neighbour: a guess into the unknown) is a candidate only when its safety is at least
    (1 - `float_cut`) times the best safety (float_cut 0.05: D. Hill's "off edge
-   threshold" of 95%; 1 turns it off): its next-guess safety and progress are high because
-   it is far from everything, which the score would otherwise buy with real risk.
+   threshold" of 95%; 1 turns it off). Without the cut the score could take such a cell
+   up to `margin` less safe than the best; the paired games below show the cut pays.
    "blend" (the default from the start of issue 15 until the secondary rule): among
    cells within `margin` of the least mine probability, the highest
        P(c safe) * (1 + progress_weight * P(progress | c safe))    (margin 0.05, weight 0.1)
