@@ -14,6 +14,7 @@ from scipy import stats
 import minelab as ml
 from minelab.cells import FLAG, REVEAL
 from minelab.engine import run_streams
+from minelab.agents.csp import DC_ENDGAME, DC_GUESS
 
 AGENTS = ("csp", "hcsp", "best")
 
@@ -471,3 +472,76 @@ def test_best_guesses_off_the_frontier_only_near_the_best_safety():
     assert checked > 50 and off > 5, (checked, off)
     with pytest.raises(ValueError, match="float_cut must be a number in"):
         ml.make_agent("best", float_cut=1.5)
+
+
+def _unresolvable_pairs(view, known, nbr_sets):
+    """An independent check (plain Python) of the pairs no reveal can tell apart: two
+    unknown cells that are the only unknown cells of a number needing one more mine, where
+    every other cell but a known mine is next to both or to neither."""
+    pairs = []
+    for r in np.flatnonzero(view > 0):
+        unknown = [u for u in nbr_sets[r] if view[u] < 0 and not known[u]]
+        mines = sum(1 for u in nbr_sets[r] if view[u] < 0 and known[u])
+        if len(unknown) != 2 or view[r] - mines != 1:
+            continue
+        a, b = unknown
+        watchers = (nbr_sets[a] | nbr_sets[b]) - {a, b}
+        if all((x in nbr_sets[a]) == (x in nbr_sets[b]) for x in watchers if not (view[x] < 0 and known[x])):
+            pairs.append({a, b})
+    return pairs
+
+
+def test_best_guesses_a_pair_no_reveal_can_tell_apart_first():
+    """Two cells with one mine between them that every other cell sees alike (mines on
+    both sides known) must be guessed sooner or later; with unknown cells around them
+    (their number says something), `best` guesses the pair before a safer cell elsewhere.
+    Without the wide rule the lookahead takes a 1/6 cell instead (the test can fail)."""
+    mines = np.zeros((4, 4), np.uint8)
+    for r, c in ((0, 0), (1, 0), (2, 0), (0, 3), (1, 3), (2, 3), (1, 1), (3, 3)):
+        mines[r, c] = 1
+    picks = {}
+    for wide in (True, False):
+        game = ml.Game.from_mines(mines)
+        game.reveal(0, 1)
+        game.reveal(0, 2)
+        for r in range(3):
+            game.flag(r, 0)
+            game.flag(r, 3)
+        agent = ml.make_agent("best", endgame_layouts=0, wide_fifty_fifty=wide)
+        s = agent.state(16, 8)
+        kind, cell = agent.decision(game)[0]
+        assert s.decision[DC_GUESS] and s.ws.prob[5] == pytest.approx(0.5) and s.ws.prob[9] == pytest.approx(1 / 6)
+        picks[wide] = (cell, agent.guess_step(game._gs, s, cell))
+    assert picks[True][0] in (5, 6) and picks[True][1] == "fifty-fifty", picks
+    assert picks[False][0] not in (5, 6) and picks[False][1] == "lookahead", picks
+    with pytest.raises(ValueError, match="wide_fifty_fifty must be True or False"):
+        ml.make_agent("best", wide_fifty_fifty="yes")
+
+
+def test_best_never_guesses_elsewhere_while_a_living_unresolvable_pair_waits():
+    """At every guess of real expert games, when unresolvable pairs exist (checked
+    independently, `_unresolvable_pairs`) `best` guesses in one, unless its exact endgame
+    search decided (its choice is optimal); such positions do occur, some with unknown
+    cells beside the pair."""
+    from minelab.engine import neighbour_table
+
+    agent = ml.make_agent("best")
+    lv = ml.Level.parse("16x30x99")
+    table, count = neighbour_table(lv.rows, lv.cols)
+    nbr_sets = [set(table[i, :count[i]].tolist()) for i in range(lv.cells)]
+    seen = living = 0
+    for child in np.random.SeedSequence(4321).spawn(300):
+        game = ml.Game(lv, seed=child)
+        s = agent.state(lv.cells, lv.mines)
+        while not game.over:
+            moves = agent.decision(game)
+            view = game._gs.shown
+            if s.decision[DC_GUESS] and (view >= 0).any() and not s.decision[DC_ENDGAME]:
+                pairs = _unresolvable_pairs(view, s.known, nbr_sets)
+                if pairs:
+                    seen += 1
+                    living += any(view[u] < 0 and not s.known[u]
+                                  for pair in pairs for u in set().union(*(nbr_sets[q] for q in pair)) - pair)
+                    assert any(int(moves[0][1]) in pair for pair in pairs), (pairs, moves[0])
+            agent.play_moves(game, moves)
+    assert seen >= 10 and living >= 3, (seen, living)

@@ -19,6 +19,13 @@ written here from scratch:
    `endgame_aborts`).
 3. Forced 50/50: a component of two cells holding exactly one mine, with no unrevealed
    neighbour outside it, can never be resolved by information: it is guessed at once.
+   Wider (`wide_fifty_fifty`, issue 15): any two unknown cells that are the only unknown
+   cells of a number needing one more mine, where every other cell but a known mine is
+   next to both or to neither, even with unknown cells beside them (D. Hill's solver
+   guesses such unavoidable 50/50s early too). Moving the mine from one to the other
+   changes no number and not the mine count, so only revealing one of them can tell them
+   apart: every win passes through this guess, and taking it first loses nothing and
+   shows a number about the unknown cells beside the pair before any other risk is taken.
 4. Otherwise a guess among the safest cells, each candidate c looked at one step
    ahead: for each number v it can show, the position with c revealed as v is solved
    exactly, giving P(v | c safe) (from the layout counts), whether that position has a
@@ -236,7 +243,16 @@ did no better on expert: 0.02 +0.120 [+0.029, +0.212] (1034) and +0.068 [-0.026,
 measured): a cell far from everything scores a high next-guess safety and progress (its
 neighbours are unconstrained, a 0 opens an area), and the secondary score bought that
 with up to 0.1 of real risk.
-Final evaluation of this version (seed 20261129, 10^7 games per rule on the three smaller
+Unresolvable pairs with unknown cells beside them guessed at once (`wide_fifty_fifty`)
+against the isolated pairs only, paired: 16x30x99 +0.028 [+0.009, +0.047] points (100,000
+games, seed 1045: 63 games won by the new rule only, 35 by the old only) and +0.037
+[+0.018, +0.056] (100,000, 1046: 67 against 30); 16x16x40 +0.005 [+0.002, +0.007]
+(300,000, 1046: 16 against 2); 8x8x10 and 9x9x10 the same play on all 500,000 games each
+(1046: such a pair never waits there before the endgame search takes over). Before it,
+about one expert guess in 70 (142 of 9,658 in 3,000 games, seed 1044) was taken
+elsewhere, at a mean mine probability of 0.13, while such a pair waited. Kept (the
+default since).
+Final evaluation of the version before (seed 20261129, 10^7 games per rule on the three smaller
 levels, 10^6 on 16x30x99, 4,695 s on 2 cores with the test suite running beside it part
 of the time): 8x8x10 81.824% [81.800, 81.848], 9x9x10 91.714% [91.697, 91.732], 16x16x40
 78.319% [78.294, 78.345], 16x30x99 40.699% [40.603, 40.795]; zero start 90.390% [90.372,
@@ -410,6 +426,7 @@ class BestSettings(NamedTuple):
     float_cut: float  # secondary: an off-frontier cell needs safety >= (1 - float_cut) x the best (1: off)
     tie_order: int  # ORDER_CORNERS or ORDER_FRONTIER
     fifty_fifty: bool  # step 3 on (False: a forced 50/50 is left to the lookahead, for the ablation)
+    wide_fifty_fifty: bool  # step 3 also takes pairs with unrevealed neighbours that no reveal can tell apart
     dominance: bool  # secondary: a safer cell that is safe whenever the chosen one is, is taken instead
     memo_revealed: int  # memoise guesses in positions with at most this many revealed cells (0: off)
     memo_tag: int  # a digest of the settings above: a memo made under other settings is dropped
@@ -820,7 +837,7 @@ def best_decide(gs, s, x, cfg, rng):
         return 1
     cell = endgame_decision(gs, s, x, cfg)  # 2.
     if cell < 0 and cfg.fifty_fifty:
-        cell = forced_fifty_fifty(gs, s)  # 3.
+        cell = forced_fifty_fifty(gs, s, cfg.wide_fifty_fifty)  # 3.
     if cell < 0:
         cell = lookahead_guess(gs, s, x, cfg)  # 4.
     s.moves[0, 1] = cell
@@ -937,10 +954,11 @@ def endgame_decision(gs, s, x, cfg):
 
 
 @step
-def forced_fifty_fifty(gs, s):
+def forced_fifty_fifty(gs, s, wide):
     """Step 3: a cell of a component of two cells (so one mine: p = 1/2 each) whose
     cells have no other unrevealed neighbour, so nothing revealed elsewhere can inform
-    it; -1 when there is none. Reads the boxes and components of the last solve (s.ws)."""
+    it; with `wide`, else a cell of any pair no reveal can tell apart (`unresolvable_pair`);
+    -1 when there is none. Reads the boxes and components of the last solve (s.ws)."""
     view = gs.shown
     nbr = gs.nbr
     nbr_count = gs.nbr_count
@@ -975,6 +993,67 @@ def forced_fifty_fifty(gs, s):
                         break
         if isolated:
             return i
+    if wide:
+        return unresolvable_pair(gs, s)
+    return -1
+
+
+@kernel
+def _adjacent(nbr, nbr_count, a, b):
+    for t in range(nbr_count[a]):
+        if nbr[a, t] == b:
+            return True
+    return False
+
+
+@kernel
+def _same_watchers(view, known, nbr, nbr_count, a, b):
+    """Is every cell next to a (but b) that is not a known mine next to b as well?"""
+    for t in range(nbr_count[a]):
+        u = nbr[a, t]
+        if u == b or (view[u] < 0 and known[u]):
+            continue
+        if not _adjacent(nbr, nbr_count, u, b):
+            return False
+    return True
+
+
+@step
+def unresolvable_pair(gs, s):
+    """Step 3, wide: two unknown cells a, b holding exactly one mine (the only unknown
+    cells of a number that needs one more mine) where every cell but a known mine is next
+    to both or to neither. Moving the mine from a to b then changes no number anywhere
+    and not the mine count, so no reveal but of a or b can ever tell them apart: the
+    pair is a 50/50 that must be guessed sooner or later, and guessing it first loses
+    nothing and shows a number that may help elsewhere. Returns a, or -1 when there is
+    no such pair (s.known: the certain mines; at a guess no certain safe cell is left)."""
+    view = gs.shown
+    nbr = gs.nbr
+    nbr_count = gs.nbr_count
+    known = s.known
+    for r in range(view.shape[0]):
+        if view[r] <= 0:
+            continue
+        need = view[r]
+        a = -1
+        b = -1
+        unknown = 0
+        for t in range(nbr_count[r]):
+            u = nbr[r, t]
+            if view[u] >= 0:
+                continue
+            if known[u]:
+                need -= 1
+            else:
+                unknown += 1
+                if a < 0:
+                    a = u
+                else:
+                    b = u
+        if unknown != 2 or need != 1:
+            continue
+        if _same_watchers(view, known, nbr, nbr_count, a, b) and _same_watchers(view, known, nbr, nbr_count, b, a):
+            return a
     return -1
 
 
@@ -1334,8 +1413,8 @@ class BestAgent(CSPAgent):
                  endgame_budget: int = ENDGAME_BUDGET, max_candidates: int = MAX_CANDIDATES,
                  guess_rule: str = "secondary", margin: float = 0.1, progress_weight: float = 0.1,
                  float_cut: float = FLOAT_CUT, tie_order: str = "corners",
-                 fifty_fifty: bool = True, memo_revealed: int = MEMO_REVEALED, dominance: bool = True,
-                 first_click="corner"):  # 14 parameters: the kernel's settings, each checked
+                 fifty_fifty: bool = True, wide_fifty_fifty: bool = True, memo_revealed: int = MEMO_REVEALED,
+                 dominance: bool = True, first_click="corner"):  # 15 parameters: the kernel's settings, each checked
         """See the module docstring; every parameter is checked here (ValueError)."""
         super().__init__(seed, max_work, first_click)
         self._buffers: dict[tuple[int, int], BestBuffers] = {}
@@ -1349,6 +1428,9 @@ class BestAgent(CSPAgent):
         if not isinstance(fifty_fifty, (bool, np.bool_)):
             raise ValueError(f"fifty_fifty must be True or False, got {fifty_fifty!r}")
         self.fifty_fifty = bool(fifty_fifty)
+        if not isinstance(wide_fifty_fifty, (bool, np.bool_)):
+            raise ValueError(f"wide_fifty_fifty must be True or False, got {wide_fifty_fifty!r}")
+        self.wide_fifty_fifty = bool(wide_fifty_fifty)
         if not isinstance(dominance, (bool, np.bool_)):
             raise ValueError(f"dominance must be True or False, got {dominance!r}")
         self.dominance = bool(dominance)
@@ -1380,7 +1462,8 @@ class BestAgent(CSPAgent):
         for name, default in (("endgame_layouts", ENDGAME_LAYOUTS), ("endgame_budget", ENDGAME_BUDGET),
                               ("max_candidates", MAX_CANDIDATES), ("guess_rule", "secondary"), ("margin", 0.1),
                               ("progress_weight", 0.1), ("float_cut", FLOAT_CUT),
-                              ("tie_order", "corners"), ("fifty_fifty", True), ("memo_revealed", MEMO_REVEALED),
+                              ("tie_order", "corners"), ("fifty_fifty", True), ("wide_fifty_fifty", True),
+                              ("memo_revealed", MEMO_REVEALED),
                               ("dominance", True)):
             if getattr(self, name) != default:
                 out[name] = getattr(self, name)
@@ -1402,7 +1485,8 @@ class BestAgent(CSPAgent):
                      margin=float(self.margin), progress_weight=float(self.progress_weight),
                      float_cut=float(self.float_cut),
                      tie_order=ORDER_CORNERS if self.tie_order == "corners" else ORDER_FRONTIER,
-                     fifty_fifty=bool(self.fifty_fifty), dominance=bool(self.dominance))
+                     fifty_fifty=bool(self.fifty_fifty), wide_fifty_fifty=bool(self.wide_fifty_fifty),
+                     dominance=bool(self.dominance))
         tag = zlib.crc32(repr(sorted(plays.items())).encode())  # the memo's guard against changed settings
         return BestSettings(**plays, memo_revealed=self.memo_revealed if memo else 0, memo_tag=tag)
 
@@ -1435,7 +1519,7 @@ class BestAgent(CSPAgent):
         if s.decision[DC_ENDGAME]:
             return "endgame"
         # step 3 is a pure function of the solve: it decided iff it is on and finds `cell`
-        if self.fifty_fifty and forced_fifty_fifty(gs, s) == cell:
+        if self.fifty_fifty and forced_fifty_fifty(gs, s, self.wide_fifty_fifty) == cell:
             return "fifty-fifty"
         return "lookahead"
 

@@ -13,7 +13,7 @@ Seeds are kept apart by purpose, and written down here:
 * TUNING_SEEDS (1000-1999): every comparison made while choosing `best`'s techniques and
   parameters (the paired differences quoted in `minelab/agents/best.py`'s docstring);
 * ABLATION_SEED (2000): the ablation table of the leaderboard notebook;
-* EVALUATION_SEED (20261129): the final numbers per level and rule (10^7 games on the
+* EVALUATION_SEED (20261130): the final numbers per level and rule (10^7 games on the
   three smaller levels, 10^6 on 16x30x99), played once `best` was frozen. No tuning
   comparison ever used it or its chunks' seeds (they derive from it,
   `minelab.sweep.derive_seed`). Each frozen version gets a seed of its own, never seen
@@ -23,8 +23,9 @@ Seeds are kept apart by purpose, and written down here:
   which left it out of budget less often; 20261127: that version at 10^6 games per
   level and rule, before the evaluation grew to 10^7 on the smaller levels, where 10^6
   games could not tell it from PSEQ-D256's published rates; 20261128: the same version
-  at 10^7, before off-frontier guesses needed 95% of the best safety) and are not used
-  again.
+  at 10^7, before off-frontier guesses needed 95% of the best safety; 20261129: that
+  rule, before unresolvable pairs with unknown cells beside them were guessed at once)
+  and are not used again.
 
 Variants differ by `best`'s parameters only, so a tuning run's cache stamp (the golden
 playthrough of `best`'s defaults) does not see a code change that alters a non-default
@@ -56,8 +57,8 @@ AGENT = "best"
 LEVELS = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")
 TUNING_SEEDS = range(1000, 2000)
 ABLATION_SEED = 2000
-EVALUATION_SEED = 20261129
-PAST_EVALUATION_SEEDS = (20261123, 20261125, 20261126, 20261127, 20261128)
+EVALUATION_SEED = 20261130
+PAST_EVALUATION_SEEDS = (20261123, 20261125, 20261126, 20261127, 20261128, 20261129)
 CHUNK = 5_000  # games per task: the unit a sweep resumes by
 
 # Run sizes per profile (the leaderboard notebook's best sections): the ablation table,
@@ -88,6 +89,7 @@ ABLATIONS = {
     "secondary safety of the guess (the blend rule instead)": {"guess_rule": "blend", "margin": 0.05},
     "corners-first order of equally safe cells": {"tie_order": "frontier"},
     "forced 50/50s guessed at once": {"fifty_fifty": False},
+    "unresolvable pairs with unknown cells beside them guessed at once": {"wide_fifty_fifty": False},
     "dominance (a safer cell safe whenever the chosen one is, taken first)": {"dominance": False},
     "off-frontier guesses only at 95% of the best safety": {"float_cut": 1.0},
 }
