@@ -260,6 +260,15 @@ of the time): 8x8x10 81.824% [81.800, 81.848], 9x9x10 91.714% [91.697, 91.732], 
 Against seed 20261128's version: 8x8x10 +0.024 and 16x30x99 +0.05 points, as the paired
 games predict; 16x16x40 -0.022, within the two evaluations' sampling error (the paired
 games: +0.000 [-0.018, +0.018]).
+Final evaluation of this version (unresolvable pairs guessed at once; seed 20261130, 10^7
+games per rule on the three smaller levels, 10^6 on 16x30x99, 4,088 s on 2 cores):
+8x8x10 81.810% [81.786, 81.834], 9x9x10 91.725% [91.708, 91.742], 16x16x40 78.376%
+[78.350, 78.401], 16x30x99 40.734% [40.637, 40.830]; zero start 90.393% [90.375, 90.412],
+97.182% [97.172, 97.192], 89.171% [89.152, 89.190], 54.023% [53.925, 54.121]. On 8x8x10
+and 9x9x10 the play is that of seed 20261129's version (no discordant game in 500,000
+paired ones each), so the differences there (-0.014 and +0.011 points) are sampling
+error between two sets of 10^7 games; on 16x30x99 +0.035 and +0.086 points, as the
+paired games predict.
 
 The kernel `best_decide(gs, s, x, cfg, rng)` runs the steps above in turn:
 `opening_or_certain` (1, shared with csp), `endgame_decision` (2), `forced_fifty_fifty`
