@@ -4,8 +4,8 @@ Like open_spiel's playthrough files: for every name in `list_agents()`, a few fi
 (level, seed) games played interactively (`agent.act(game)`, learning between games as
 a learner does), every move with the board after it; then one short batch run
 (`ml.play`) summarised by its win count and a digest of its records, so the batch
-kernels are pinned too. The files live in `tests/playthroughs/<agent>.txt` and a test
-diffs them against what the code plays now.
+kernels are pinned too (`best` adds an expert batch, `EXTRA_BATCHES`). The files live
+in `tests/playthroughs/<agent>.txt` and a test diffs them against what the code plays now.
 
     python -m minelab.playthrough --regenerate      # rewrite every file (also `make playthroughs`)
     python -m minelab.playthrough --check           # exit 1 and name the agents whose play changed
