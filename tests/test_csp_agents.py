@@ -344,6 +344,21 @@ def test_best_dominance_takes_a_safer_cell_that_is_safe_whenever_the_chosen_one_
             assert off.buffers(36, 8).replaced[0] == -1
 
 
+def _best_guesses(agent, level, seeds):
+    """`agent` plays one game of `level` per seed, decision by decision: yields (game, s,
+    cell) at each guess made once a cell is revealed (s: the state its decision filled,
+    cell: the guess), then plays the decision on."""
+    lv = ml.Level.parse(level)
+    s = agent.state(lv.cells, lv.mines)
+    for seed in seeds:
+        game = ml.Game(lv, seed=seed)
+        while not game.over:
+            moves = agent.decision(game)
+            if s.decision[DC_GUESS] and (game._gs.shown >= 0).any():
+                yield game, s, int(moves[0][1])
+            agent.play_moves(game, moves)
+
+
 def test_best_lookahead_pruning_never_drops_a_winner():
     """The secondary rule stops valuing a candidate once its score cannot beat the best so
     far (`lookahead_score` with a bound). For the candidates of real guess positions, each
@@ -351,31 +366,25 @@ def test_best_lookahead_pruning_never_drops_a_winner():
     drop a candidate that could win), while bounds a little above it do prune some
     (the pruning is exercised)."""
     from minelab.agents.best import STAT_LOG_LAYOUTS, lookahead_score, secondary_score
-    from minelab.agents.csp import DC_GUESS
 
     agent = ml.make_agent("best")
     pruned = checked = 0
     for level, seeds in (("9x9x10", range(20)), ("16x16x40", range(6))):
         lv = ml.Level.parse(level)
-        s, x = agent.state(lv.cells, lv.mines), agent.buffers(lv.cells, lv.mines)
+        x = agent.buffers(lv.cells, lv.mines)
         cfg = agent.settings(lv.rows, lv.cols, memo=False)
-        for seed in seeds:
-            game = ml.Game(level, seed=seed)
-            while not game.over:
-                moves = agent.decision(game)
-                gs, prob = game._gs, s.ws.prob
-                guessed = s.decision[DC_GUESS] and (gs.shown >= 0).any()
-                if guessed and agent.guess_step(gs, s, moves[0][1]) == "lookahead":
-                    m = int(np.count_nonzero((gs.shown < 0) & (s.known == 0) & (prob < 1.0)))
-                    for c in x.candidates[x.ranked[:min(m, 6)]].copy():
-                        p, log_z = prob[c], s.ws.stats[STAT_LOG_LAYOUTS]
-                        full = lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, -1.0)
-                        score = secondary_score(p, full[4], full[1], cfg.progress_weight)
-                        assert lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, score * (1 - 1e-9))[5] >= 0
-                        for bound in (score * 1.02, score * 1.1):
-                            pruned += lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, bound)[5] < 0
-                        checked += 1
-                agent.play_moves(game, moves)
+        for game, s, cell in _best_guesses(agent, level, seeds):
+            gs, prob = game._gs, s.ws.prob
+            if agent.guess_step(gs, s, cell) == "lookahead":
+                m = int(np.count_nonzero((gs.shown < 0) & (s.known == 0) & (prob < 1.0)))
+                for c in x.candidates[x.ranked[:min(m, 6)]].copy():
+                    p, log_z = prob[c], s.ws.stats[STAT_LOG_LAYOUTS]
+                    full = lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, -1.0)
+                    score = secondary_score(p, full[4], full[1], cfg.progress_weight)
+                    assert lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, score * (1 - 1e-9))[5] >= 0
+                    for bound in (score * 1.02, score * 1.1):
+                        pruned += lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, bound)[5] < 0
+                    checked += 1
     assert checked >= 50 and pruned >= 5, (checked, pruned)
 
 
@@ -446,29 +455,21 @@ def test_best_guesses_off_the_frontier_only_near_the_best_safety():
     threshold; the solve's own probabilities). Checked at every lookahead guess of real
     games, some of which do guess off the frontier."""
     from minelab.agents.best import FLOAT_CUT
-    from minelab.agents.csp import DC_GUESS
 
     agent = ml.make_agent("best")
     lv = ml.Level.parse("16x30x99")
     checked = off = 0
-    for child in np.random.SeedSequence(1234).spawn(40):
-        game = ml.Game(lv, seed=child)
-        s = agent.state(lv.cells, lv.mines)
-        while not game.over:
-            moves = agent.decision(game)
-            view = game._gs.shown
-            if s.decision[DC_GUESS] and (view >= 0).any() \
-                    and agent.guess_step(game._gs, s, int(moves[0][1])) == "lookahead":
-                c = int(moves[0][1])
-                open_ = (view < 0) & (s.known == 0) & (s.ws.prob < 1.0)
-                p_min = float(s.ws.prob[open_].min())
-                r, q = divmod(c, lv.cols)
-                near = view.reshape(lv.rows, lv.cols)[max(r - 1, 0):r + 2, max(q - 1, 0):q + 2]
-                if (near >= 0).sum() == 0:  # off the frontier
-                    off += 1
-                    assert 1 - s.ws.prob[c] >= (1 - FLOAT_CUT) * (1 - p_min) - 1e-9, (c, s.ws.prob[c], p_min)
-                checked += 1
-            agent.play_moves(game, moves)
+    for game, s, c in _best_guesses(agent, lv, np.random.SeedSequence(1234).spawn(40)):
+        view = game._gs.shown
+        if agent.guess_step(game._gs, s, c) == "lookahead":
+            open_ = (view < 0) & (s.known == 0) & (s.ws.prob < 1.0)
+            p_min = float(s.ws.prob[open_].min())
+            r, q = divmod(c, lv.cols)
+            near = view.reshape(lv.rows, lv.cols)[max(r - 1, 0):r + 2, max(q - 1, 0):q + 2]
+            if (near >= 0).sum() == 0:  # off the frontier
+                off += 1
+                assert 1 - s.ws.prob[c] >= (1 - FLOAT_CUT) * (1 - p_min) - 1e-9, (c, s.ws.prob[c], p_min)
+            checked += 1
     assert checked > 50 and off > 5, (checked, off)
     with pytest.raises(ValueError, match="float_cut must be a number in"):
         ml.make_agent("best", float_cut=1.5)
@@ -530,18 +531,12 @@ def test_best_never_guesses_elsewhere_while_a_living_unresolvable_pair_waits():
     table, count = neighbour_table(lv.rows, lv.cols)
     nbr_sets = [set(table[i, :count[i]].tolist()) for i in range(lv.cells)]
     seen = living = 0
-    for child in np.random.SeedSequence(4321).spawn(300):
-        game = ml.Game(lv, seed=child)
-        s = agent.state(lv.cells, lv.mines)
-        while not game.over:
-            moves = agent.decision(game)
-            view = game._gs.shown
-            if s.decision[DC_GUESS] and (view >= 0).any() and not s.decision[DC_ENDGAME]:
-                pairs = _unresolvable_pairs(view, s.known, nbr_sets)
-                if pairs:
-                    seen += 1
-                    living += any(view[u] < 0 and not s.known[u]
-                                  for pair in pairs for u in set().union(*(nbr_sets[q] for q in pair)) - pair)
-                    assert any(int(moves[0][1]) in pair for pair in pairs), (pairs, moves[0])
-            agent.play_moves(game, moves)
+    for game, s, cell in _best_guesses(agent, lv, np.random.SeedSequence(4321).spawn(300)):
+        view = game._gs.shown
+        pairs = [] if s.decision[DC_ENDGAME] else _unresolvable_pairs(view, s.known, nbr_sets)
+        if pairs:
+            seen += 1
+            living += any(view[u] < 0 and not s.known[u]
+                          for pair in pairs for u in set().union(*(nbr_sets[q] for q in pair)) - pair)
+            assert any(cell in pair for pair in pairs), (pairs, cell)
     assert seen >= 10 and living >= 3, (seen, living)
