@@ -842,6 +842,36 @@ def _untouched_marginal(ws, n_comp, remaining, untouched, plen, inv_total):
     return acc * inv_total / untouched, UNCERTAIN
 
 
+@kernel
+def untouched_joint(ws, n_mine, n_safe):
+    """After `solve_kernel`: the probability that n_mine given cells touching no number
+    are all mines and n_safe other such cells all safe. Those cells are exchangeable
+    given how many mines they hold, so it is E[C(U - a - b, T - a) / C(U, T)] over the
+    untouched cells' mine count T (U untouched cells, a = n_mine, b = n_safe): no search."""
+    n_comp = np.int64(ws.stats[STAT_COMPONENTS])
+    remaining = np.int64(ws.stats[STAT_REMAINING])
+    untouched = np.int64(ws.stats[STAT_UNTOUCHED])
+    if n_mine + n_safe > untouched:
+        return 0.0
+    plen = 1
+    for comp in range(n_comp):
+        plen = min(plen + ws.comp_mmax[comp], remaining + 1)
+    last = n_comp * (remaining + 1)
+    total = 0.0
+    acc = 0.0
+    for t in range(plen):
+        wt = ws.prefix[last + t] * ws.untouched_w[t]
+        if wt <= 0.0:
+            continue
+        total += wt
+        big_t = remaining - t
+        if big_t < n_mine or untouched - big_t < n_safe:
+            continue
+        acc += wt * math.exp(_log_binom(ws.logfact, untouched - n_mine - n_safe, big_t - n_mine)
+                             - _log_binom(ws.logfact, untouched, big_t))
+    return acc / total if total > 0.0 else 0.0
+
+
 # ---- sampling a layout
 SAMPLE_OK = 0
 SAMPLE_ESTIMATED = 1  # some component was past the work bound: its weights are an estimate

@@ -301,6 +301,8 @@ def _mine_weights(view, rows, cols, mines, cells, max_frontier=20):
     out = {}
     for a in bits[ok]:
         left = mines - int(a.sum())
+        if left < 0:
+            continue  # more mines than the board has
         key = tuple(int(a[col[q]]) for q in cells)
         out[key] = out.get(key, 0) + comb(rest, left)
     return out
@@ -496,27 +498,41 @@ def test_best_guesses_a_pair_no_reveal_can_tell_apart_first():
     """Two cells with one mine between them that every other cell sees alike (mines on
     both sides known) must be guessed sooner or later; with unknown cells around them
     (their number says something), `best` guesses the pair before a safer cell elsewhere.
-    Without the wide rule the lookahead takes a 1/6 cell instead (the test can fail)."""
+    Without the wide rule the pseudo 50/50 step takes it (its walls are known mines);
+    without both the lookahead takes a 1/6 cell instead (the test can fail)."""
     mines = np.zeros((4, 4), np.uint8)
     for r, c in ((0, 0), (1, 0), (2, 0), (0, 3), (1, 3), (2, 3), (1, 1), (3, 3)):
         mines[r, c] = 1
     picks = {}
-    for wide in (True, False):
+    for wide, pseudo in ((True, True), (False, True), (False, False)):
         game = ml.Game.from_mines(mines)
         game.reveal(0, 1)
         game.reveal(0, 2)
         for r in range(3):
             game.flag(r, 0)
             game.flag(r, 3)
-        agent = ml.make_agent("best", endgame_layouts=0, wide_fifty_fifty=wide)
+        agent = ml.make_agent("best", endgame_layouts=0, wide_fifty_fifty=wide, pseudo_fifty_fifty=pseudo)
         s = agent.state(16, 8)
         kind, cell = agent.decision(game)[0]
         assert s.decision[DC_GUESS] and s.ws.prob[5] == pytest.approx(0.5) and s.ws.prob[9] == pytest.approx(1 / 6)
-        picks[wide] = (cell, agent.guess_step(game._gs, s, cell))
-    assert picks[True][0] in (5, 6) and picks[True][1] == "fifty-fifty", picks
-    assert picks[False][0] not in (5, 6) and picks[False][1] == "lookahead", picks
+        picks[wide, pseudo] = (cell, agent.guess_step(game._gs, s, cell))
+    assert picks[True, True][0] in (5, 6) and picks[True, True][1] == "fifty-fifty", picks
+    # the pair walled in by the flagged mines is a pseudo 50/50 as well (its enablers all known mines)
+    assert picks[False, True][0] in (5, 6) and picks[False, True][1] == "pseudo", picks
+    assert picks[False, False][0] not in (5, 6) and picks[False, False][1] == "lookahead", picks
     with pytest.raises(ValueError, match="wide_fifty_fifty must be True or False"):
         ml.make_agent("best", wide_fifty_fifty="yes")
+
+
+@functools.lru_cache(maxsize=None)
+def _expert_guesses():
+    """The default `best`'s guesses in 300 expert games (made once, for the tests below):
+    (view, certain mines, guess, which step made it, did the endgame search decide)."""
+    agent = ml.make_agent("best")
+    lv = ml.Level.parse("16x30x99")
+    return [(game._gs.shown.copy(), s.known.copy(), cell, agent.guess_step(game._gs, s, cell),
+             bool(s.decision[DC_ENDGAME]))
+            for game, s, cell in _best_guesses(agent, lv, np.random.SeedSequence(4321).spawn(300))]
 
 
 def test_best_never_guesses_elsewhere_while_a_living_unresolvable_pair_waits():
@@ -526,17 +542,127 @@ def test_best_never_guesses_elsewhere_while_a_living_unresolvable_pair_waits():
     cells beside the pair."""
     from minelab.engine import neighbour_table
 
-    agent = ml.make_agent("best")
     lv = ml.Level.parse("16x30x99")
     table, count = neighbour_table(lv.rows, lv.cols)
     nbr_sets = [set(table[i, :count[i]].tolist()) for i in range(lv.cells)]
     seen = living = 0
-    for game, s, cell in _best_guesses(agent, lv, np.random.SeedSequence(4321).spawn(300)):
-        view = game._gs.shown
-        pairs = [] if s.decision[DC_ENDGAME] else _unresolvable_pairs(view, s.known, nbr_sets)
+    for view, known, cell, _, endgame in _expert_guesses():
+        pairs = [] if endgame else _unresolvable_pairs(view, known, nbr_sets)
         if pairs:
             seen += 1
-            living += any(view[u] < 0 and not s.known[u]
+            living += any(view[u] < 0 and not known[u]
                           for pair in pairs for u in set().union(*(nbr_sets[q] for q in pair)) - pair)
             assert any(cell in pair for pair in pairs), (pairs, cell)
     assert seen >= 10 and living >= 3, (seen, living)
+
+
+def test_best_fifty_fifty_pattern_weights_match_brute_force():
+    """The long-term risk's pattern weights (`pattern_weight`: the probability that a row
+    pair, column pair or 2x2 box holds its mines in one arrangement with every enabler
+    around it a mine) equal a brute-force count of layouts, at every guess of real 8x8x10
+    games: both ways of computing them are checked, solves with cells added to the known
+    mines and the closed form for cells that touch no number (`untouched_joint`)."""
+    from minelab.agents.best import PAT_BOX, STAT_LOG_LAYOUTS, pattern_cells, pattern_weight, scan_fifty_fifties
+
+    agent = ml.make_agent("best", long_term_risk=0.9)
+    lv = ml.Level.parse("8x8x10")
+    x = agent.buffers(lv.cells, lv.mines)
+    cells, enablers = np.zeros(4, np.int64), np.zeros(6, np.int64)
+    checked = {"untouched": 0, "solved": 0, "nonzero": 0}
+    for game, s, _ in _best_guesses(agent, lv, range(60)):
+        gs = game._gs
+        view = gs.shown.copy()
+        scan_fifty_fifties(gs, s, x, False)
+        for kind in range(3):
+            for r in range(lv.rows):
+                for c in range(lv.cols):
+                    w, missing, _ = pattern_weight(gs, s, x, kind, r, c, 3, s.ws.stats[STAT_LOG_LAYOUTS])
+                    if w < 0:
+                        continue
+                    k, n_e = pattern_cells(lv.rows, lv.cols, kind, r, c, cells, enablers)
+                    group = [int(q) for q in cells[:k]] + [int(q) for q in enablers[:n_e]]
+                    counts = _mine_weights(view, lv.rows, lv.cols, lv.mines, group, max_frontier=16)
+                    if counts is None:
+                        continue
+                    n_mines = 2 if kind == PAT_BOX else 1
+                    key = tuple([1] * n_mines + [0] * (k - n_mines) + [1] * n_e)
+                    assert w == pytest.approx(counts.get(key, 0) / sum(counts.values()), rel=1e-9, abs=1e-15)
+                    off = all(s.ws.cell_box[q] < 0 for q in group if not s.known[q])
+                    checked["untouched" if off else "solved"] += 1
+                    checked["nonzero"] += w > 0
+    assert checked["untouched"] >= 100 and checked["solved"] >= 50 and checked["nonzero"] >= 50, checked
+
+
+def _walled_in(layout, view, cell):
+    """Written apart from `best`: is `cell`, a mine of `layout` (bool rows x cols), a mine
+    of a row pair, column pair or 2x2 box of covered cells (the other mine of a box on
+    its diagonal, the other cells safe) whose enablers (the cells beyond the pair's ends,
+    the box's diagonal corners) are all covered mines, with the layout that swaps the
+    pattern's mines and safe cells showing the same numbers as `layout`?"""
+    rows, cols = layout.shape
+    r, c = divmod(cell, cols)
+
+    def covered_mines(pts):
+        return all(view[i, j] < 0 and layout[i, j] for i, j in pts if 0 <= i < rows and 0 <= j < cols)
+
+    def same_numbers(swapped):
+        for i, j in zip(*np.nonzero(view >= 0)):
+            box = (slice(max(i - 1, 0), i + 2), slice(max(j - 1, 0), j + 2))
+            if layout[box].sum() != swapped[box].sum():
+                return False
+        return True
+
+    patterns = []  # (mine cells, safe cells, enablers)
+    for dr, dc in ((0, 1), (1, 0)):
+        for back in (0, 1):
+            a = (r - back * dr, c - back * dc)
+            b = (a[0] + dr, a[1] + dc)
+            ends = [(a[0] - dr + t * dc, a[1] - dc + t * dr) for t in (-1, 0, 1)] + \
+                   [(b[0] + dr + t * dc, b[1] + dc + t * dr) for t in (-1, 0, 1)]
+            other = b if back == 0 else a
+            patterns.append(([(r, c)], [other], ends))
+    for r0 in (r - 1, r):
+        for c0 in (c - 1, c):
+            quad = [(r0, c0), (r0, c0 + 1), (r0 + 1, c0), (r0 + 1, c0 + 1)]
+            k = quad.index((r, c))
+            diag = [quad[k], quad[3 - k]]
+            corners = [(r0 - 1, c0 - 1), (r0 - 1, c0 + 2), (r0 + 2, c0 - 1), (r0 + 2, c0 + 2)]
+            patterns.append((diag, [q for q in quad if q not in diag], corners))
+    for mines_, safes, ends in patterns:
+        pts = mines_ + safes
+        if not all(0 <= i < rows and 0 <= j < cols and view[i, j] < 0 for i, j in pts):
+            continue
+        if not all(layout[p] for p in mines_) or any(layout[p] for p in safes) or not covered_mines(ends):
+            continue
+        swapped = layout.copy()
+        for p in mines_:
+            swapped[p] = False
+        for p in safes:
+            swapped[p] = True
+        if same_numbers(swapped):
+            return True
+    return False
+
+
+def test_best_pseudo_fifty_fifty_is_a_mine_only_where_it_is_walled_in():
+    """A pseudo 50/50 guess (`scan_fifty_fifties`): at every one in real expert games,
+    in every layout drawn exactly at random from its position (`sample_layouts`) where
+    the guessed cell is a mine, it is a mine of a pair or box walled in by mines that no
+    reveal elsewhere can tell apart (checked apart from `best`, `_walled_in`), so its mine
+    would have to be guessed at 1/2 sooner or later; and it is a mine in some of them."""
+    from minelab.probability import sample_layouts
+
+    lv = ml.Level.parse("16x30x99")
+    seen = 0
+    for view, _, cell, step, _ in _expert_guesses():
+        if step != "pseudo":
+            continue
+        seen += 1
+        view = view.reshape(lv.rows, lv.cols).copy()
+        view[view < 0] = -1
+        layouts = sample_layouts(view, lv.mines, 400, seed=seen)
+        on = layouts.reshape(len(layouts), -1)[:, cell]
+        assert on.any() and not on.all()
+        for layout in layouts[on]:
+            assert _walled_in(layout, view, cell), (cell, view)
+    assert seen >= 5, seen

@@ -111,7 +111,7 @@ def test_the_loss_profile_accounts_for_every_loss():
     se = (lost / 400 * (1 - lost / 400) / 400) ** 0.5
     assert abs(t["expected_losses_per_game"].sum() - lost / 400) < 4 * se
     assert t["share"].sum() == pytest.approx(1) and (t["ci_low"] <= t["expected_losses_per_game"]).all()
-    assert set(t["step"]) <= {"lookahead", "endgame", "fifty-fifty"} and set(t["stage"]) <= set(S.STAGES)
+    assert set(t["step"]) <= set(S.GUESS_STEPS) and set(t["stage"]) <= set(S.STAGES)
     assert (t["mean_p_mine"] > 0).all() and (t["mean_p_mine"] < 1).all() and t["early_positions"].iloc[0] > 0
     assert S.level_losses("3x3x0", 5, seed=1).empty  # no mine: won at once, no guess
     with pytest.raises(ValueError, match="seed must be a non-negative integer"):

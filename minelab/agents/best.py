@@ -26,6 +26,15 @@ written here from scratch:
    changes no number and not the mine count, so only revealing one of them can tell them
    apart: every win passes through this guess, and taking it first loses nothing and
    shows a number about the unknown cells beside the pair before any other risk is taken.
+3b. Pseudo 50/50 (`pseudo_fifty_fifty`, issue 15, D. Hill's idea): a cell that is a mine
+   only in layouts where it is one of the mines of a row pair, column pair or 2x2 box
+   walled in by mines (`scan_fifty_fifties`: the patterns with at most one enabler not
+   yet a known mine, their weight equal to the cell's mine probability). In every such
+   layout the swapped one (the pattern's mines moved to its safe cells) shows the same
+   numbers and is as likely, and nothing revealed elsewhere can tell them apart, so half
+   of those layouts are lost whatever the play: guessing the cell now loses exactly
+   that half and, where it is safe, shows a number before any other risk is taken.
+   Living cells only (a dead cell shows nothing new).
 4. Otherwise a guess among the safest cells, each candidate c looked at one step
    ahead: for each number v it can show, the position with c revealed as v is solved
    exactly, giving P(v | c safe) (from the layout counts), whether that position has a
@@ -59,6 +68,17 @@ written here from scratch:
    candidates are taken safest first until a candidate's safety cannot beat the best
    score (the score never exceeds the safety).
    Every rule looks at most MAX_CANDIDATES cells, in the order below.
+   Long-term risk (`long_term_risk`, secondary rule only; 0, off, by default; D. Hill's
+   solver uses 0.9): a candidate's mine probability is lowered by long_term_risk times
+   its 50/50 influence (`cell_influence`): the probability that it is a mine of a row
+   pair, column pair or 2x2 box whose enablers (at most LTR_MISSING of them unknown) are
+   all mines, the largest such pattern of each kind summed, plus the weight of likely
+   patterns (above SCAN_THRESHOLD) it is the one unknown enabler of. In those layouts its
+   mine would have to be guessed at 1/2 later anyway. Cells of such patterns beyond the
+   margin are looked at when their long-term mine probability is within it. The weights
+   come from solves with the pattern's cells added to the known mines (inclusion-
+   exclusion for its safe cells), or, when every cell involved touches no number, in
+   closed form (`untouched_joint`: such cells are exchangeable), cached per decision.
    Dominance (`dominance=True`, secondary rule only): when a cell b that is uncertain
    now is certain safe whatever number the chosen cell c shows (so b is safe in every
    layout where c is), and b is safer, b is revealed instead: revealing b first and
@@ -272,7 +292,7 @@ paired games predict.
 
 The kernel `best_decide(gs, s, x, cfg, rng)` runs the steps above in turn:
 `opening_or_certain` (1, shared with csp), `endgame_decision` (2), `forced_fifty_fifty`
-(3), `lookahead_guess` (4); s is csp's `SolverState`, x the `BestBuffers`, cfg the
+(3), `scan_fifty_fifties` (3b), `lookahead_guess` (4); s is csp's `SolverState`, x the `BestBuffers`, cfg the
 `BestSettings`. Only the endgame search allocates (its stack); its memo of set values
 (`SetMemo`, open addressing over two 64-bit hashes of a set, emptied by a generation
 count rather than cleared) and the decision memo (`memo_find` / `memo_store`) live in
@@ -314,6 +334,7 @@ from ..probability import (
     number_need,
     solve_kernel,
     step,
+    untouched_joint,
 )
 from .base import register
 from .why import at, num
@@ -346,6 +367,7 @@ ORDER_CORNERS = 1
 ORDER_FRONTIER = 0
 TIE_ORDERS = ("corners", "frontier")  # the first is the default
 GUESS_RULES = ("two-step", "pseq", "blend", "secondary")  # indices are the kernel's codes
+GUESS_STEPS = ("lookahead", "endgame", "fifty-fifty", "pseudo")  # what `BestAgent.guess_step` names
 SCORE_TOLERANCE = 1e-12
 NEXT_WEIGHTS = (4.0, 1.0)  # secondary: the next position's safety, (4 s1 + s2) / 5 of its two safest living cells
 
@@ -392,6 +414,14 @@ class BestBuffers(NamedTuple):
     memo_known: np.ndarray  # uint8[MEMO_SLOTS, n] and the agent's certain mines
     memo_move: np.ndarray  # int64[MEMO_SLOTS, 3] its guess, DC_ENDGAME and DC_ABORT
     memo_meta: np.ndarray  # int64[3] entries; the board's columns and the settings' tag they were made with
+    ltr_known: np.ndarray  # uint8[n] long-term risk: the known mines with a pattern's cells added
+    ltr_cells: np.ndarray  # int64[16] the cells added
+    ltr_pattern: np.ndarray  # int64[4] a pattern's cells
+    ltr_enablers: np.ndarray  # int64[6] and its enablers
+    ltr_enabler: np.ndarray  # float64[n] the board scan's influence of each enabler
+    ltr_scan: np.ndarray  # float64[n] and of each cell of its likelier patterns, enablers too
+    ltr_w: np.ndarray  # float64[3 n] each pattern's weight here (by kind, first cell); NaN: not yet, -2: none
+    ltr_meta: np.ndarray  # int64[1] the mines not yet known
 
 
 def new_best_buffers(cells: int, mines: int) -> BestBuffers:
@@ -418,6 +448,14 @@ def new_best_buffers(cells: int, mines: int) -> BestBuffers:
         memo_known=np.zeros((MEMO_SLOTS, cells), np.uint8),
         memo_move=np.zeros((MEMO_SLOTS, 3), np.int64),
         memo_meta=np.zeros(3, np.int64),
+        ltr_known=np.zeros(cells, np.uint8),
+        ltr_cells=np.zeros(16, np.int64),
+        ltr_pattern=np.zeros(4, np.int64),
+        ltr_enablers=np.zeros(6, np.int64),
+        ltr_enabler=np.zeros(cells, np.float64),
+        ltr_scan=np.zeros(cells, np.float64),
+        ltr_w=np.full(3 * cells, np.nan),
+        ltr_meta=np.zeros(1, np.int64),
     )
 
 
@@ -437,6 +475,8 @@ class BestSettings(NamedTuple):
     fifty_fifty: bool  # step 3 on (False: a forced 50/50 is left to the lookahead, for the ablation)
     wide_fifty_fifty: bool  # step 3 also takes pairs with unrevealed neighbours that no reveal can tell apart
     dominance: bool  # secondary: a safer cell that is safe whenever the chosen one is, is taken instead
+    long_term_risk: float  # secondary: a candidate's 50/50 influence counts this much as safety (0: off)
+    pseudo_fifty_fifty: bool  # step 3b: a cell that is a mine only where it is in an unresolvable 50/50 is guessed
     memo_revealed: int  # memoise guesses in positions with at most this many revealed cells (0: off)
     memo_tag: int  # a digest of the settings above: a memo made under other settings is dropped
 
@@ -847,6 +887,8 @@ def best_decide(gs, s, x, cfg, rng):
     cell = endgame_decision(gs, s, x, cfg)  # 2.
     if cell < 0 and cfg.fifty_fifty:
         cell = forced_fifty_fifty(gs, s, cfg.wide_fifty_fifty)  # 3.
+    if cell < 0 and (cfg.pseudo_fifty_fifty or cfg.long_term_risk > 0.0):
+        cell = scan_fifty_fifties(gs, s, x, cfg.pseudo_fifty_fifty)  # 3b., and the enablers' influence
     if cell < 0:
         cell = lookahead_guess(gs, s, x, cfg)  # 4.
     s.moves[0, 1] = cell
@@ -1066,6 +1108,241 @@ def unresolvable_pair(gs, s):
     return -1
 
 
+# ------------------------------------------------------------------ long-term risk (issue 15)
+# D. Hill's idea, written here from his description of it: a cell may be one of a pair (or
+# a 2x2 box) that would become a 50/50 nothing can resolve, once the cells around it (its
+# "enablers") turn out to be mines. In such a layout the cell's mine must be guessed at 1/2
+# sooner or later anyway, so taking the cell now costs less than its mine probability says.
+# Patterns, for a cell at (r, c), the mine cells first:
+#   PAT_ROW: pair (r, c), (r, c + 1); enablers the three cells left of it and the three right
+#   PAT_COL: pair (r, c), (r + 1, c); enablers the three cells above and the three below
+#   PAT_BOX: (r, c), (r + 1, c + 1) mines, (r, c + 1), (r + 1, c) safe; enablers the four
+#            diagonal corners
+# With every enabler a mine (or off the board), every cell next to one cell of the pattern is
+# next to the other(s) in the same way, so swapping the mines changes no number: an
+# unresolvable 50/50. Its weight is the probability of the layouts where the pattern's mine
+# cells are mines, its safe cells safe and its enablers mines (inclusion-exclusion over
+# solves with cells added to the known mines).
+PAT_ROW = 0
+PAT_COL = 1
+PAT_BOX = 2
+LTR_SCALE = 0.9  # D. Hill's weight of a cell's 50/50 influence in its long-term safety
+LTR_MISSING = 3  # a candidate's patterns: at most this many enablers not yet known mines
+SCAN_MISSING = 1  # the board scan (pseudo 50/50s, enablers): at most one
+SCAN_THRESHOLD = 0.025  # an enabler gets a pattern's weight when it is above this
+
+
+@kernel
+def _cell_at(rows, cols, r, c):
+    """Flat index of (r, c), -1 off the board."""
+    if r < 0 or r >= rows or c < 0 or c >= cols:
+        return -1
+    return r * cols + c
+
+
+@kernel
+def pattern_cells(rows, cols, kind, r, c, cells, enablers):
+    """The pattern `kind` at (r, c): its cells into cells[:k] (mine cells first: 1 of a
+    pair, 2 of a box) and its enablers on the board into enablers. Returns (k, enablers),
+    k = 0 when the pattern does not fit on the board."""
+    k = 0
+    e = 0
+    if kind == PAT_BOX:
+        if r + 1 >= rows or c + 1 >= cols or r < 0 or c < 0:
+            return 0, 0
+        cells[0] = r * cols + c
+        cells[1] = (r + 1) * cols + c + 1
+        cells[2] = r * cols + c + 1
+        cells[3] = (r + 1) * cols + c
+        k = 4
+        for dr, dc in ((-1, -1), (-1, 2), (2, -1), (2, 2)):
+            j = _cell_at(rows, cols, r + dr, c + dc)
+            if j >= 0:
+                enablers[e] = j
+                e += 1
+        return k, e
+    dr = 1 if kind == PAT_COL else 0
+    dc = 1 - dr
+    if r < 0 or c < 0 or r + dr >= rows or c + dc >= cols:
+        return 0, 0
+    cells[0] = r * cols + c
+    cells[1] = (r + dr) * cols + c + dc
+    for t in (-1, 0, 1):  # the three cells beyond each end
+        for end in (-1, 2):
+            j = _cell_at(rows, cols, r + end * dr + t * dc, c + end * dc + t * dr)
+            if j >= 0:
+                enablers[e] = j
+                e += 1
+    return 2, e
+
+
+@step
+def _mines_weight(gs, s, x, n_fixed, log_z):
+    """Probability of the layouts where x.ltr_cells[:n_fixed] are all mines (beside the
+    known ones): one solve with them added to the known mines; 0 when none fits."""
+    known2 = x.ltr_known
+    for i in range(known2.shape[0]):
+        known2[i] = s.known[i]
+    for t in range(n_fixed):
+        known2[x.ltr_cells[t]] = 1
+    code = solve_kernel(x.look, gs.shown, known2, gs.spec[SP_MINES], gs.nbr, gs.nbr_count, DEFAULT_MAX_WORK)
+    if code != OK:
+        return 0.0
+    return np.exp(x.look.stats[STAT_LOG_LAYOUTS] - log_z)
+
+
+@step
+def pattern_weight(gs, s, x, kind, r, c, max_missing, log_z):
+    """(weight, missing enablers, the first of them): the probability that the pattern at
+    (r, c) is an unresolvable 50/50 with its mine cells the mines; weight -1 when it does
+    not qualify (off the board, a cell revealed or a known mine, an enabler revealed, more
+    than max_missing enablers not known mines, or not enough mines left). Weights are kept
+    in x.ltr_w for the rest of the decision (`scan_fifty_fifties` clears it)."""
+    view = gs.shown
+    rows = gs.spec[SP_ROWS]
+    cols = gs.spec[SP_COLS]
+    cells = x.ltr_pattern
+    enablers = x.ltr_enablers
+    k, n_e = pattern_cells(rows, cols, kind, r, c, cells, enablers)
+    if k == 0:
+        return -1.0, 0, -1
+    slot = kind * view.shape[0] + cells[0]
+    if x.ltr_w[slot] == -2.0:
+        return -1.0, 0, -1  # found not to qualify, whatever max_missing
+    for t in range(k):
+        if view[cells[t]] >= 0 or s.known[cells[t]]:
+            x.ltr_w[slot] = -2.0
+            return -1.0, 0, -1
+    missing = 0
+    first = -1
+    for t in range(n_e):
+        j = enablers[t]
+        if view[j] >= 0:
+            x.ltr_w[slot] = -2.0
+            return -1.0, 0, -1
+        if s.known[j] == 0:
+            if first < 0:
+                first = j
+            x.ltr_cells[missing] = j
+            missing += 1
+    n_mines = 1 if k == 2 else 2
+    if missing > max_missing or missing + n_mines > x.ltr_meta[0]:
+        return -1.0, 0, -1
+    if x.ltr_w[slot] >= 0.0:
+        return x.ltr_w[slot], missing, first
+    off = True  # every cell of the pattern and every missing enabler touches no number
+    for t in range(k):
+        off = off and s.ws.cell_box[cells[t]] < 0
+    for t in range(missing):
+        off = off and s.ws.cell_box[x.ltr_cells[t]] < 0
+    if off:  # exchangeable cells: no solve needed
+        w = untouched_joint(s.ws, missing + n_mines, k - n_mines)
+        x.ltr_w[slot] = w
+        return w, missing, first
+    base = missing
+    for t in range(n_mines):
+        x.ltr_cells[base + t] = cells[t]
+    base += n_mines
+    w = _mines_weight(gs, s, x, base, log_z)
+    if w > 0.0:
+        # minus the layouts where a safe cell of the pattern is a mine (inclusion-exclusion)
+        x.ltr_cells[base] = cells[n_mines]
+        w -= _mines_weight(gs, s, x, base + 1, log_z)
+        if k == 4:
+            x.ltr_cells[base] = cells[3]
+            w -= _mines_weight(gs, s, x, base + 1, log_z)
+            x.ltr_cells[base] = cells[2]
+            x.ltr_cells[base + 1] = cells[3]
+            w += _mines_weight(gs, s, x, base + 2, log_z)
+    w = max(w, 0.0)
+    x.ltr_w[slot] = w
+    return w, missing, first
+
+
+@step
+def cell_influence(gs, s, x, cell, p_mine, log_z):
+    """The probability that `cell` is a mine of an unresolvable 50/50 once its enablers
+    (at most LTR_MISSING still unknown) are mines: the largest weight of the row pairs it
+    is in, plus that of the column pairs, plus that of the boxes, plus what the board scan
+    gave it as an enabler (x.ltr_enabler); at most min(p_mine, 1 - p_mine)."""
+    cols = gs.spec[SP_COLS]
+    r = cell // cols
+    c = cell % cols
+    total = x.ltr_enabler[cell]
+    for kind in (PAT_ROW, PAT_COL, PAT_BOX):
+        top = 0.0
+        n_at = 4 if kind == PAT_BOX else 2
+        for t in range(n_at):  # the patterns `cell` is in: it is their first cell, or the one before
+            r0 = r
+            c0 = c
+            if kind == PAT_ROW:
+                c0 = c - t
+            elif kind == PAT_COL:
+                r0 = r - t
+            else:
+                r0 = r - t // 2
+                c0 = c - t % 2
+            w, _, _ = pattern_weight(gs, s, x, kind, r0, c0, LTR_MISSING, log_z)
+            top = max(top, w)  # by symmetry the weight with `cell` the mine or the safe cell
+        total += top
+    return min(total, p_mine, 1.0 - p_mine)
+
+
+@kernel
+def _living(view, known, certain, nbr, nbr_count, i):
+    """Can revealing cell i tell something: has it an unrevealed neighbour that is neither
+    a known mine nor certain?"""
+    for a in range(nbr_count[i]):
+        j = nbr[i, a]
+        if view[j] < 0 and known[j] == 0 and certain[j] == UNCERTAIN:
+            return True
+    return False
+
+
+@step
+def scan_fifty_fifties(gs, s, x, want_pseudo):
+    """The board scan before a lookahead guess: every row pair, column pair and box with at
+    most SCAN_MISSING enablers still unknown. A living cell of one whose weight equals the
+    cell's mine probability (it is a mine only where the pattern is a 50/50: a "pseudo
+    50/50") is returned when want_pseudo: every layout where it is a mine is one of a 50/50 that must be
+    guessed sooner or later, so guessing it now loses nothing. Otherwise the missing
+    enabler of a pattern more likely than SCAN_THRESHOLD gets the pattern's weight in
+    x.ltr_enabler (revealing it safe stops the 50/50 forming), it and the pattern's cells in
+    x.ltr_scan (the lookahead looks at them even beyond its margin), and -1 is returned."""
+    view = gs.shown
+    prob = s.ws.prob
+    rows = gs.spec[SP_ROWS]
+    cols = gs.spec[SP_COLS]
+    log_z = s.ws.stats[STAT_LOG_LAYOUTS]
+    left = gs.spec[SP_MINES]
+    for i in range(view.shape[0]):
+        x.ltr_enabler[i] = 0.0
+        x.ltr_scan[i] = 0.0
+        if view[i] < 0 and s.known[i]:
+            left -= 1
+    x.ltr_meta[0] = left  # mines not yet known
+    x.ltr_w[:] = np.nan  # no pattern weighed yet in this position
+    for kind in (PAT_ROW, PAT_COL, PAT_BOX):
+        for r in range(rows):
+            for c in range(cols):
+                w, missing, first = pattern_weight(gs, s, x, kind, r, c, SCAN_MISSING, log_z)
+                if w <= 0.0:
+                    continue
+                k = 4 if kind == PAT_BOX else 2
+                for t in range(k):
+                    cell = x.ltr_pattern[t]
+                    if want_pseudo and abs(w - prob[cell]) <= 1e-7 * prob[cell] \
+                            and _living(view, s.known, s.ws.certain, gs.nbr, gs.nbr_count, cell):
+                        return cell
+                if w > SCAN_THRESHOLD:
+                    for t in range(k):
+                        x.ltr_scan[x.ltr_pattern[t]] += w
+                    if missing == 1:
+                        x.ltr_enabler[first] += w
+                        x.ltr_scan[first] += w
+    return -1
+
+
 @step
 def candidate_order(gs, s, x, tie_order):
     """The cells a guess may take (unrevealed, not known, not certain mines) into
@@ -1144,6 +1421,7 @@ def lookahead_guess(gs, s, x, cfg):
     best_key2 = -1.0
     best_dead = False  # secondary: the best so far can show one number only (it tells nothing)
     best_alt = -1  # secondary: the safest cell that is safe whenever the best so far is (-1: none)
+    ltr = cfg.guess_rule == GUESS_SECONDARY and cfg.long_term_risk > 0.0  # long-term risk (`cell_influence`)
     evaluated = 0
     for t in range(m):
         c = x.candidates[x.ranked[t]]
@@ -1153,22 +1431,33 @@ def lookahead_guess(gs, s, x, cfg):
         if cfg.guess_rule == GUESS_TWO_STEP and 1.0 - p <= best_score + SCORE_TOLERANCE:
             break
         if cfg.guess_rule != GUESS_TWO_STEP and p > p_min + cfg.margin:
-            break
+            if not ltr:
+                break
+            if p - x.ltr_scan[c] > p_min + cfg.margin:
+                continue  # beyond the margin only a cell of the board scan's 50/50s, safe enough in the long term
+        p_low = p - cfg.long_term_risk * min(p, 1.0 - p)  # the least its long-term mine probability can be
+        if ltr and not best_dead and best_score >= 0.0 \
+                and secondary_score(p_low, 1.0, 1.0, cfg.progress_weight) <= best_score + SCORE_TOLERANCE:
+            continue  # not even the most influence it can have makes it beat the best
+        p_long = p - cfg.long_term_risk * cell_influence(gs, s, x, c, p, log_z) if ltr else p
         if cfg.guess_rule == GUESS_SECONDARY and not best_dead \
-                and secondary_score(p, 1.0, 1.0, cfg.progress_weight) <= best_score + SCORE_TOLERANCE:
+                and secondary_score(p_long, 1.0, 1.0, cfg.progress_weight) <= best_score + SCORE_TOLERANCE:
+            if ltr:
+                continue  # a later cell may have more influence
             break  # its score cannot beat the best (at most its safety, with the bonus)
         if cfg.guess_rule == GUESS_SECONDARY and s.dist[c] >= 2 \
                 and 1.0 - p < (1.0 - cfg.float_cut) * (1.0 - p_min) - SCORE_TOLERANCE:
             continue  # off the frontier and not nearly as safe as the safest cell
-        # secondary: a candidate is dropped half-way once it cannot beat the best (`lookahead_score`)
-        bound = best_score + SCORE_TOLERANCE if cfg.guess_rule == GUESS_SECONDARY and exact and best_score >= 0.0 \
-            and not best_dead else -1.0
+        # secondary: a candidate is dropped half-way once it cannot beat the best (`lookahead_score`);
+        # its score is linear in its safety, so with long-term risk the bound scales by (1 - p) / (1 - p_long)
+        bound = (best_score + SCORE_TOLERANCE) * (1.0 - p) / (1.0 - p_long) if cfg.guess_rule == GUESS_SECONDARY \
+            and exact and best_score >= 0.0 and not best_dead else -1.0
         score, k0, k1, k2, secondary, values, alt = lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, bound)
         evaluated += 1
         if values < 0:
             continue  # pruned: it cannot beat the best
         if cfg.guess_rule == GUESS_SECONDARY:
-            score = secondary_score(p, secondary, k0, cfg.progress_weight)
+            score = secondary_score(p_long, secondary, k0, cfg.progress_weight)
             dead = values <= 1
             if best_score < 0.0 or (best_dead and not dead) or \
                     (dead == best_dead and score > best_score + SCORE_TOLERANCE):
@@ -1423,7 +1712,8 @@ class BestAgent(CSPAgent):
                  guess_rule: str = "secondary", margin: float = 0.1, progress_weight: float = 0.1,
                  float_cut: float = FLOAT_CUT, tie_order: str = "corners",
                  fifty_fifty: bool = True, wide_fifty_fifty: bool = True, memo_revealed: int = MEMO_REVEALED,
-                 dominance: bool = True, first_click="corner"):  # 15 parameters: the kernel's settings, each checked
+                 dominance: bool = True, long_term_risk: float = 0.0, pseudo_fifty_fifty: bool = True,
+                 first_click="corner"):  # 17 parameters: the kernel's settings, each checked
         """See the module docstring; every parameter is checked here (ValueError)."""
         super().__init__(seed, max_work, first_click)
         self._buffers: dict[tuple[int, int], BestBuffers] = {}
@@ -1443,6 +1733,13 @@ class BestAgent(CSPAgent):
         if not isinstance(dominance, (bool, np.bool_)):
             raise ValueError(f"dominance must be True or False, got {dominance!r}")
         self.dominance = bool(dominance)
+        if not isinstance(pseudo_fifty_fifty, (bool, np.bool_)):
+            raise ValueError(f"pseudo_fifty_fifty must be True or False, got {pseudo_fifty_fifty!r}")
+        self.pseudo_fifty_fifty = bool(pseudo_fifty_fifty)
+        if isinstance(long_term_risk, bool) or not isinstance(long_term_risk, (int, float)) \
+                or not 0 <= long_term_risk <= 1:
+            raise ValueError(f"long_term_risk must be a number in [0, 1], got {long_term_risk!r}")
+        self.long_term_risk = float(long_term_risk)
         self.guess_rule = guess_rule
         self.margin = float(margin)
         if isinstance(float_cut, bool) or not isinstance(float_cut, (int, float)) or not 0 <= float_cut <= 1:
@@ -1473,7 +1770,7 @@ class BestAgent(CSPAgent):
                               ("progress_weight", 0.1), ("float_cut", FLOAT_CUT),
                               ("tie_order", "corners"), ("fifty_fifty", True), ("wide_fifty_fifty", True),
                               ("memo_revealed", MEMO_REVEALED),
-                              ("dominance", True)):
+                              ("dominance", True), ("long_term_risk", 0.0), ("pseudo_fifty_fifty", True)):
             if getattr(self, name) != default:
                 out[name] = getattr(self, name)
         return out
@@ -1495,7 +1792,8 @@ class BestAgent(CSPAgent):
                      float_cut=float(self.float_cut),
                      tie_order=ORDER_CORNERS if self.tie_order == "corners" else ORDER_FRONTIER,
                      fifty_fifty=bool(self.fifty_fifty), wide_fifty_fifty=bool(self.wide_fifty_fifty),
-                     dominance=bool(self.dominance))
+                     dominance=bool(self.dominance), long_term_risk=float(self.long_term_risk),
+                     pseudo_fifty_fifty=bool(self.pseudo_fifty_fifty))
         tag = zlib.crc32(repr(sorted(plays.items())).encode())  # the memo's guard against changed settings
         return BestSettings(**plays, memo_revealed=self.memo_revealed if memo else 0, memo_tag=tag)
 
@@ -1520,16 +1818,23 @@ class BestAgent(CSPAgent):
         if step_ == "fifty-fifty":
             return (f"{said}forced 50/50: {where} and its partner hold one mine that nothing revealed elsewhere "
                     f"can tell apart (p(mine) = {num(p)}): guessed now")
+        if step_ == "pseudo":
+            return (f"{said}pseudo 50/50: {where} (p(mine) = {num(p)}) is a mine only in layouts where it is one of "
+                    f"a pair or 2x2 box walled in by mines, a 50/50 nothing can tell apart that must be guessed "
+                    f"sooner or later: guessed now")
         return said + self._explain_lookahead(gs, s, x, cfg, cell, where)
 
     def guess_step(self, gs, s, cell) -> str:
         """Which step made the guess `cell` just decided (s: the state the decision filled):
-        "endgame" (2), "fifty-fifty" (3) or "lookahead" (4)."""
+        "endgame" (2), "fifty-fifty" (3), "pseudo" (3b) or "lookahead" (4)."""
         if s.decision[DC_ENDGAME]:
             return "endgame"
-        # step 3 is a pure function of the solve: it decided iff it is on and finds `cell`
+        # steps 3 and 3b are pure functions of the solve: one decided iff it is on and finds `cell`
         if self.fifty_fifty and forced_fifty_fifty(gs, s, self.wide_fifty_fifty) == cell:
             return "fifty-fifty"
+        x = self.buffers(int(gs.spec[SP_ROWS] * gs.spec[SP_COLS]), int(gs.spec[SP_MINES]))
+        if self.pseudo_fifty_fifty and scan_fifty_fifties(gs, s, x, True) == cell:
+            return "pseudo"
         return "lookahead"
 
     def _explain_lookahead(self, gs, s, x, cfg, cell, where) -> str:
@@ -1559,10 +1864,20 @@ class BestAgent(CSPAgent):
                     f"the least, at most {cfg.max_candidates}), it gives the best chance of {ahead}")
         if cfg.guess_rule == GUESS_SECONDARY:
             dead = " (it can show one number only: every cell looked at can)" if values <= 1 else ""
-            return (f"{said}; of the cells within {num(cfg.margin)} of the least ({within}), looked at one step "
-                    f"ahead, it has the best chance to survive this guess and the next: P(safe) x next safety "
+            p_long, risk = p, ""
+            if cfg.long_term_risk > 0.0:
+                scan_fifty_fifties(gs, s, x, False)
+                influence = cell_influence(gs, s, x, cell, p, s.ws.stats[STAT_LOG_LAYOUTS])
+                if influence > 0.0:
+                    p_long = p - cfg.long_term_risk * influence
+                    risk = (f" (long-term risk: with probability {num(influence)} it is a mine of a 50/50 that could "
+                            f"form around it, so its safety counts as {num(1 - p_long)})")
+            among = f"of the cells within {num(cfg.margin)} of the least ({within})" if p <= order[0] + cfg.margin \
+                else f"of the cells within {num(cfg.margin)} of the least ({within}) and those a 50/50 may form around"
+            return (f"{said}; {among}, looked at one step ahead, it has the best chance to survive this guess and "
+                    f"the next: P(safe) x next safety "
                     f"{num(secondary)} x (1 + {num(cfg.progress_weight)} x P(certain cell next) {num(progress)})"
-                    f" = {num(secondary_score(p, secondary, progress, cfg.progress_weight))}{dead}")
+                    f" = {num(secondary_score(p_long, secondary, progress, cfg.progress_weight))}{risk}{dead}")
         if cfg.guess_rule == GUESS_BLEND:
             blend = (1 - p) * (1 + cfg.progress_weight * progress)
             return (f"{said}; its score P(safe) x (1 + {num(cfg.progress_weight)} x P(certain cell next)) = "

@@ -13,7 +13,7 @@ Seeds are kept apart by purpose, and written down here:
 * TUNING_SEEDS (1000-1999): every comparison made while choosing `best`'s techniques and
   parameters (the paired differences quoted in `minelab/agents/best.py`'s docstring);
 * ABLATION_SEED (2000): the ablation table of the leaderboard notebook;
-* EVALUATION_SEED (20261130): the final numbers per level and rule (10^7 games on the
+* EVALUATION_SEED (20261131): the final numbers per level and rule (10^7 games on the
   three smaller levels, 10^6 on 16x30x99), played once `best` was frozen. No tuning
   comparison ever used it or its chunks' seeds (they derive from it,
   `minelab.sweep.derive_seed`). Each frozen version gets a seed of its own, never seen
@@ -24,8 +24,9 @@ Seeds are kept apart by purpose, and written down here:
   level and rule, before the evaluation grew to 10^7 on the smaller levels, where 10^6
   games could not tell it from PSEQ-D256's published rates; 20261128: the same version
   at 10^7, before off-frontier guesses needed 95% of the best safety; 20261129: that
-  rule, before unresolvable pairs with unknown cells beside them were guessed at once)
-  and are not used again.
+  rule, before unresolvable pairs with unknown cells beside them were guessed at once;
+  20261130: that version, before pseudo 50/50s were guessed at once) and are not used
+  again.
 
 Variants differ by `best`'s parameters only, so a tuning run's cache stamp (the golden
 playthrough of `best`'s defaults) does not see a code change that alters a non-default
@@ -43,7 +44,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from ..agents import make_agent
-from ..agents.best import MEMO_REVEALED, best_rollouts
+from ..agents.best import GUESS_STEPS, MEMO_REVEALED, best_rollouts
 from ..agents.csp import DC_GUESS
 from ..cells import REVEAL
 from ..engine import Game, check_seed, neighbour_table
@@ -57,8 +58,8 @@ AGENT = "best"
 LEVELS = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")
 TUNING_SEEDS = range(1000, 2000)
 ABLATION_SEED = 2000
-EVALUATION_SEED = 20261130
-PAST_EVALUATION_SEEDS = (20261123, 20261125, 20261126, 20261127, 20261128, 20261129)
+EVALUATION_SEED = 20261131
+PAST_EVALUATION_SEEDS = (20261123, 20261125, 20261126, 20261127, 20261128, 20261129, 20261130)
 CHUNK = 5_000  # games per task: the unit a sweep resumes by
 
 # Run sizes per profile (the leaderboard notebook's best sections): the ablation table,
@@ -92,6 +93,7 @@ ABLATIONS = {
     "unresolvable pairs with unknown cells beside them guessed at once": {"wide_fifty_fifty": False},
     "dominance (a safer cell safe whenever the chosen one is, taken first)": {"dominance": False},
     "off-frontier guesses only at 95% of the best safety": {"float_cut": 1.0},
+    "pseudo 50/50s (a mine only where walled in by mines) guessed at once": {"pseudo_fifty_fifty": False},
 }
 
 
@@ -371,7 +373,7 @@ def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
     games = check_games("games", games)
     seed = check_seed(seed)
     safe_cells = lv.cells - lv.mines
-    keys = [(step_, stage) for step_ in ("lookahead", "endgame", "fifty-fifty") for stage in STAGES]
+    keys = [(step_, stage) for step_ in GUESS_STEPS for stage in STAGES]
     expected = np.zeros((games, len(keys)))
     counts = np.zeros(len(keys), np.int64)
     fatal = np.zeros(len(keys), np.int64)
@@ -436,7 +438,7 @@ def optimum_regret(level: str = "5x5x5:none", games: int = 2_000, seed: int = TU
     values = optimal.first_click_values(lv, "best")  # every first cell; a board too big is refused here
     first = tuple(int(v) for v in params.get("first_click", (0, 0)))
     first_value, top = float(values[first]), float(max(values.values()))
-    keys = ("lookahead", "endgame", "fifty-fifty")
+    keys = GUESS_STEPS
     regret = np.zeros((games, len(keys)))
     counts, wrong = np.zeros(len(keys), np.int64), np.zeros(len(keys), np.int64)
     by_safety = np.zeros((len(keys), 3))  # regret where the optimum is safer / as safe / less safe
