@@ -14,7 +14,8 @@ Seeds are kept apart by purpose, and written down here:
   parameters (the paired differences quoted in `minelab/agents/best.py`'s docstring);
 * ABLATION_SEED (2000): the ablation table of the leaderboard notebook;
 * EVALUATION_SEED (20261131): the final numbers per level and rule (10^7 games on the
-  three smaller levels, 10^6 on 16x30x99), played once `best` was frozen. No tuning
+  three smaller levels, 10^6 on 16x30x99; for the version of 2026-11-26 with pseudo
+  50/50s, 3 x 10^6 on 16x16x40, for the session's time), played once `best` was frozen. No tuning
   comparison ever used it or its chunks' seeds (they derive from it,
   `minelab.sweep.derive_seed`). Each frozen version gets a seed of its own, never seen
   before: PAST_EVALUATION_SEEDS judged the earlier ones (20261123: the
