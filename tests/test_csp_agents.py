@@ -14,7 +14,7 @@ from scipy import stats
 import minelab as ml
 from minelab.cells import FLAG, REVEAL
 from minelab.engine import run_streams
-from minelab.agents.csp import DC_ENDGAME, DC_GUESS
+from minelab.agents.csp import DC_GUESS
 
 AGENTS = ("csp", "hcsp", "best")
 
@@ -377,7 +377,7 @@ def test_best_lookahead_pruning_never_drops_a_winner():
         cfg = agent.settings(lv.rows, lv.cols, memo=False)
         for game, s, cell in _best_guesses(agent, level, seeds):
             gs, prob = game._gs, s.ws.prob
-            if agent.guess_step(gs, s, cell) == "lookahead":
+            if agent.guess_step(s) == "lookahead":
                 m = int(np.count_nonzero((gs.shown < 0) & (s.known == 0) & (prob < 1.0)))
                 for c in x.candidates[x.ranked[:min(m, 6)]].copy():
                     p, log_z = prob[c], s.ws.stats[STAT_LOG_LAYOUTS]
@@ -463,7 +463,7 @@ def test_best_guesses_off_the_frontier_only_near_the_best_safety():
     checked = off = 0
     for game, s, c in _best_guesses(agent, lv, np.random.SeedSequence(1234).spawn(40)):
         view = game._gs.shown
-        if agent.guess_step(game._gs, s, c) == "lookahead":
+        if agent.guess_step(s) == "lookahead":
             open_ = (view < 0) & (s.known == 0) & (s.ws.prob < 1.0)
             p_min = float(s.ws.prob[open_].min())
             r, q = divmod(c, lv.cols)
@@ -515,7 +515,7 @@ def test_best_guesses_a_pair_no_reveal_can_tell_apart_first():
         s = agent.state(16, 8)
         kind, cell = agent.decision(game)[0]
         assert s.decision[DC_GUESS] and s.ws.prob[5] == pytest.approx(0.5) and s.ws.prob[9] == pytest.approx(1 / 6)
-        picks[wide, pseudo] = (cell, agent.guess_step(game._gs, s, cell))
+        picks[wide, pseudo] = (cell, agent.guess_step(s))
     assert picks[True, True][0] in (5, 6) and picks[True, True][1] == "fifty-fifty", picks
     # the pair walled in by the flagged mines is a pseudo 50/50 as well (its enablers all known mines)
     assert picks[False, True][0] in (5, 6) and picks[False, True][1] == "pseudo", picks
@@ -527,11 +527,10 @@ def test_best_guesses_a_pair_no_reveal_can_tell_apart_first():
 @functools.lru_cache(maxsize=None)
 def _expert_guesses():
     """The default `best`'s guesses in 300 expert games (made once, for the tests below):
-    (view, certain mines, guess, which step made it, did the endgame search decide)."""
+    (view, certain mines, guess, which step made it)."""
     agent = ml.make_agent("best")
     lv = ml.Level.parse("16x30x99")
-    return [(game._gs.shown.copy(), s.known.copy(), cell, agent.guess_step(game._gs, s, cell),
-             bool(s.decision[DC_ENDGAME]))
+    return [(game._gs.shown.copy(), s.known.copy(), cell, agent.guess_step(s))
             for game, s, cell in _best_guesses(agent, lv, np.random.SeedSequence(4321).spawn(300))]
 
 
@@ -546,8 +545,8 @@ def test_best_never_guesses_elsewhere_while_a_living_unresolvable_pair_waits():
     table, count = neighbour_table(lv.rows, lv.cols)
     nbr_sets = [set(table[i, :count[i]].tolist()) for i in range(lv.cells)]
     seen = living = 0
-    for view, known, cell, _, endgame in _expert_guesses():
-        pairs = [] if endgame else _unresolvable_pairs(view, known, nbr_sets)
+    for view, known, cell, step in _expert_guesses():
+        pairs = [] if step == "endgame" else _unresolvable_pairs(view, known, nbr_sets)
         if pairs:
             seen += 1
             living += any(view[u] < 0 and not known[u]
@@ -654,7 +653,7 @@ def test_best_pseudo_fifty_fifty_is_a_mine_only_where_it_is_walled_in():
 
     lv = ml.Level.parse("16x30x99")
     seen = 0
-    for view, _, cell, step, _ in _expert_guesses():
+    for view, _, cell, step in _expert_guesses():
         if step != "pseudo":
             continue
         seen += 1

@@ -367,8 +367,8 @@ from .base import register
 from .why import at, num
 from .csp import (
     DC_ABORT,
-    DC_ENDGAME,
     DC_GUESS,
+    DC_STEP,
     CSPAgent,
     apply_decision,
     frontier_distance,
@@ -394,7 +394,8 @@ ORDER_CORNERS = 1
 ORDER_FRONTIER = 0
 TIE_ORDERS = ("corners", "frontier")  # the first is the default
 GUESS_RULES = ("two-step", "pseq", "blend", "secondary")  # indices are the kernel's codes
-GUESS_STEPS = ("lookahead", "endgame", "fifty-fifty", "pseudo")  # what `BestAgent.guess_step` names
+GUESS_STEPS = ("lookahead", "endgame", "fifty-fifty", "pseudo")  # s.decision[DC_STEP] indexes it (`guess_step`)
+STEP_LOOKAHEAD, STEP_ENDGAME, STEP_FIFTY_FIFTY, STEP_PSEUDO = range(4)
 SCORE_TOLERANCE = 1e-12
 NEXT_WEIGHTS = (4.0, 1.0)  # secondary: the next position's safety, (4 s1 + s2) / 5 of its two safest living cells
 
@@ -439,7 +440,7 @@ class BestBuffers(NamedTuple):
     memo_key: np.ndarray  # uint64[MEMO_SLOTS] hash of a memoised position (0: empty slot)
     memo_view: np.ndarray  # int8[MEMO_SLOTS, n] the position, compared in full on a hit
     memo_known: np.ndarray  # uint8[MEMO_SLOTS, n] and the agent's certain mines
-    memo_move: np.ndarray  # int64[MEMO_SLOTS, 3] its guess, DC_ENDGAME and DC_ABORT
+    memo_move: np.ndarray  # int64[MEMO_SLOTS, 3] its guess, DC_STEP and DC_ABORT
     memo_meta: np.ndarray  # int64[3] entries; the board's columns and the settings' tag they were made with
     ltr_known: np.ndarray  # uint8[n] long-term risk: the known mines with a pattern's cells added
     ltr_cells: np.ndarray  # int64[16] the cells added
@@ -894,10 +895,10 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
 @step
 def best_decide(gs, s, x, cfg, rng):
     """One decision of `best` on game gs: s.moves[:k]; returns k, -1 when inconsistent.
-    s.decision: DC_GUESS = 1 for a guess, DC_ENDGAME = 1 when the endgame search
-    decided, DC_ABORT = 1 when it ran out of budget."""
+    s.decision: DC_GUESS = 1 for a guess, DC_STEP the step that chose it (STEP_*),
+    DC_ABORT = 1 when the endgame search ran out of budget."""
     s.decision[DC_GUESS] = 0
-    s.decision[DC_ENDGAME] = 0
+    s.decision[DC_STEP] = STEP_LOOKAHEAD
     s.decision[DC_ABORT] = 0
     x.replaced[0] = -1  # set by lookahead_guess when dominance swaps its guess
     k = opening_or_certain(gs, s, cfg.first, cfg.max_work)  # 1. opening, certain moves
@@ -907,15 +908,19 @@ def best_decide(gs, s, x, cfg, rng):
     s.moves[0, 0] = REVEAL
     key, slot = memo_find(gs, s.known, x, cfg)
     if slot >= 0:  # a position met before: its guess (the steps below are deterministic)
-        s.decision[DC_ENDGAME] = x.memo_move[slot, 1]
+        s.decision[DC_STEP] = x.memo_move[slot, 1]
         s.decision[DC_ABORT] = x.memo_move[slot, 2]
         s.moves[0, 1] = x.memo_move[slot, 0]
         return 1
     cell = endgame_decision(gs, s, x, cfg)  # 2.
     if cell < 0 and cfg.fifty_fifty:
         cell = forced_fifty_fifty(gs, s, cfg.wide_fifty_fifty)  # 3.
+        if cell >= 0:
+            s.decision[DC_STEP] = STEP_FIFTY_FIFTY
     if cell < 0 and (cfg.pseudo_fifty_fifty or cfg.long_term_risk > 0.0):
         cell = scan_fifty_fifties(gs, s, x, cfg.pseudo_fifty_fifty)  # 3b., and the enablers' influence
+        if cell >= 0:
+            s.decision[DC_STEP] = STEP_PSEUDO
     if cell < 0:
         cell = lookahead_guess(gs, s, x, cfg)  # 4.
     s.moves[0, 1] = cell
@@ -990,7 +995,7 @@ def memo_store(gs, s, x, key, cell):
         x.memo_view[slot, i] = view[i]
         x.memo_known[slot, i] = s.known[i]
     x.memo_move[slot, 0] = cell
-    x.memo_move[slot, 1] = s.decision[DC_ENDGAME]
+    x.memo_move[slot, 1] = s.decision[DC_STEP]
     x.memo_move[slot, 2] = s.decision[DC_ABORT]
     x.memo_meta[0] += 1
 
@@ -998,7 +1003,7 @@ def memo_store(gs, s, x, key, cell):
 @step
 def endgame_decision(gs, s, x, cfg):
     """Step 2, the exact endgame: with at most cfg.endgame_layouts layouts over at most
-    ENDGAME_CELLS unrevealed cells, the cell `endgame_move` picks (sets DC_ENDGAME), or
+    ENDGAME_CELLS unrevealed cells, the cell `endgame_move` picks (DC_STEP = STEP_ENDGAME), or
     -1 (DC_ABORT set when the search ran out of budget)."""
     view = gs.shown
     known = s.known
@@ -1025,7 +1030,7 @@ def endgame_decision(gs, s, x, cfg):
     layout_outcomes(view, known, gs.nbr, gs.nbr_count, x, n_u, n_l)
     cell, _value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets)
     if cell >= 0:
-        s.decision[DC_ENDGAME] = 1
+        s.decision[DC_STEP] = STEP_ENDGAME
         return cell
     s.decision[DC_ABORT] = 1
     return -1
@@ -1462,11 +1467,13 @@ def lookahead_guess(gs, s, x, cfg):
                 break
             if p - x.ltr_scan[c] > p_min + cfg.margin:
                 continue  # beyond the margin only a cell of the board scan's 50/50s, safe enough in the long term
-        p_low = p - cfg.long_term_risk * min(p, 1.0 - p)  # the least its long-term mine probability can be
-        if ltr and not best_dead and best_score >= 0.0 \
-                and secondary_score(p_low, 1.0, 1.0, cfg.progress_weight) <= best_score + SCORE_TOLERANCE:
-            continue  # not even the most influence it can have makes it beat the best
-        p_long = p - cfg.long_term_risk * cell_influence(gs, s, x, c, p, log_z) if ltr else p
+        p_long = p  # its long-term mine probability (below its mine probability only with long-term risk)
+        if ltr:
+            p_low = p - cfg.long_term_risk * min(p, 1.0 - p)  # the least its long-term mine probability can be
+            if not best_dead and best_score >= 0.0 \
+                    and secondary_score(p_low, 1.0, 1.0, cfg.progress_weight) <= best_score + SCORE_TOLERANCE:
+                continue  # not even the most influence it can have makes it beat the best
+            p_long = p - cfg.long_term_risk * cell_influence(gs, s, x, c, p, log_z)
         if cfg.guess_rule == GUESS_SECONDARY and not best_dead \
                 and secondary_score(p_long, 1.0, 1.0, cfg.progress_weight) <= best_score + SCORE_TOLERANCE:
             if ltr:
@@ -1477,8 +1484,11 @@ def lookahead_guess(gs, s, x, cfg):
             continue  # off the frontier and not nearly as safe as the safest cell
         # secondary: a candidate is dropped half-way once it cannot beat the best (`lookahead_score`);
         # its score is linear in its safety, so with long-term risk the bound scales by (1 - p) / (1 - p_long)
-        bound = (best_score + SCORE_TOLERANCE) * (1.0 - p) / (1.0 - p_long) if cfg.guess_rule == GUESS_SECONDARY \
-            and exact and best_score >= 0.0 and not best_dead else -1.0
+        bound = -1.0
+        if cfg.guess_rule == GUESS_SECONDARY and exact and best_score >= 0.0 and not best_dead:
+            bound = best_score + SCORE_TOLERANCE
+            if ltr:
+                bound *= (1.0 - p) / (1.0 - p_long)
         score, k0, k1, k2, secondary, values, alt = lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, bound)
         evaluated += 1
         if values < 0:
@@ -1687,7 +1697,7 @@ def best_batch(gs, n_games, deal_rng, agent_rng, s, x, cfg, out):
             guesses += s.decision[DC_GUESS]
             fallbacks += int(s.ws.stats[STAT_FALLBACKS])
             s.ws.stats[STAT_FALLBACKS] = 0.0
-            endgames += s.decision[DC_ENDGAME]
+            endgames += s.decision[DC_STEP] == STEP_ENDGAME
             aborts += s.decision[DC_ABORT]
             apply_decision(gs, s, k, deal_rng)
         record_game(gs, out, g)
@@ -1836,7 +1846,7 @@ class BestAgent(CSPAgent):
         x = self.buffers(level.cells, level.mines)
         cfg = self.settings(level.rows, level.cols)
         where, p = at(cell, level.cols), s.ws.prob[cell]
-        step_ = self.guess_step(gs, s, cell)
+        step_ = self.guess_step(s)
         if step_ == "endgame":
             n_l, value = _endgame_value(gs, s, x, cfg)
             return (f"endgame search over {n_l} layouts chose {where}: win probability {num(value)} "
@@ -1851,18 +1861,10 @@ class BestAgent(CSPAgent):
                     f"sooner or later: guessed now")
         return said + self._explain_lookahead(gs, s, x, cfg, cell, where)
 
-    def guess_step(self, gs, s, cell) -> str:
-        """Which step made the guess `cell` just decided (s: the state the decision filled):
-        "endgame" (2), "fifty-fifty" (3), "pseudo" (3b) or "lookahead" (4)."""
-        if s.decision[DC_ENDGAME]:
-            return "endgame"
-        # steps 3 and 3b are pure functions of the solve: one decided iff it is on and finds `cell`
-        if self.fifty_fifty and forced_fifty_fifty(gs, s, self.wide_fifty_fifty) == cell:
-            return "fifty-fifty"
-        x = self.buffers(int(gs.spec[SP_ROWS] * gs.spec[SP_COLS]), int(gs.spec[SP_MINES]))
-        if self.pseudo_fifty_fifty and scan_fifty_fifties(gs, s, x, True) == cell:
-            return "pseudo"
-        return "lookahead"
+    def guess_step(self, s) -> str:
+        """Which step made the guess `cell` just decided (s: the state the decision filled,
+        s.decision[DC_STEP]): "endgame" (2), "fifty-fifty" (3), "pseudo" (3b) or "lookahead" (4)."""
+        return GUESS_STEPS[int(s.decision[DC_STEP])]
 
     def _explain_lookahead(self, gs, s, x, cfg, cell, where) -> str:
         """Step 4: the candidates looked at one step ahead (x.candidates / x.ranked of the

@@ -81,7 +81,7 @@ TIES = {"random": TIES_RANDOM, "scan": TIES_SCAN}
 RANDOM_FIRST = -1  # Settings.first of first_click="random" (hcsp only): a uniform cell at the opening
 # SolverState.decision fields: what the last decision was (1 = yes)
 DC_GUESS = 0  # a guess (no certain move)
-DC_ENDGAME = 1  # best: the exact endgame search chose it
+DC_STEP = 1  # best: the step that chose the guess, an index of best.GUESS_STEPS (0: the lookahead)
 DC_ABORT = 2  # best: the endgame search ran out of budget
 N_DECISION = 3
 

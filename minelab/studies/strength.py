@@ -354,7 +354,7 @@ def played_guesses(level, games: int, seed: int, params: dict | None = None):
             view = game._gs.shown
             if s.decision[DC_GUESS] and (view >= 0).any():
                 cell = int(moves[0][1])
-                guesses.append((view.copy(), cell, agent.guess_step(game._gs, s, cell), float(s.ws.prob[cell])))
+                guesses.append((view.copy(), cell, agent.guess_step(s), float(s.ws.prob[cell])))
             agent.play_moves(game, moves)
         yield bool(game.won), guesses
 
