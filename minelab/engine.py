@@ -21,6 +21,7 @@ per game whatever the rule, so a run's boards do not depend on what the agent do
 """
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -397,6 +398,19 @@ class Game:
         gs.mine[:] = layout.ravel().astype(np.uint8)
         neighbour_counts(gs.mine, gs.nbr, gs.nbr_count, gs.counts)
         return game
+
+    def __deepcopy__(self, memo: dict) -> "Game":
+        """A deep copy sharing the level's read-only neighbour tables (they never change).
+        Copied, they would be writeable arrays: another numba type, for which every kernel
+        the copy meets compiles again (about 45 s for `best`). Copy a game together with
+        its agent, copy.deepcopy((game, agent)), when the agent keeps per-game memory."""
+        gs = self._gs
+        memo[id(gs.nbr)] = gs.nbr
+        memo[id(gs.nbr_count)] = gs.nbr_count
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return new
 
     # --- state -------------------------------------------------------------------
     @property

@@ -875,3 +875,24 @@ def test_bool_move_kind_and_empty_rule_are_rejected():
         g.apply((True, 0, 0))
     with pytest.raises(ValueError, match="first_click"):
         Level.parse("8x8x10:")
+
+
+def test_a_deep_copy_shares_the_read_only_neighbour_tables_and_nothing_else():
+    """copy.deepcopy(game): the same read-only neighbour tables (a writeable copy is another
+    numba type, and every kernel would compile again for it), every other array its own."""
+    from minelab.engine import reveal_cell
+
+    game = Game("9x9x10", seed=5)
+    game.reveal(0, 0)
+    twin = copy.deepcopy(game)
+    assert twin._gs.nbr is game._gs.nbr and twin._gs.nbr_count is game._gs.nbr_count
+    assert not twin._gs.nbr.flags.writeable and not twin._gs.nbr_count.flags.writeable
+    for name in ("spec", "counters", "mine", "counts", "shown", "stack"):
+        assert getattr(twin._gs, name) is not getattr(game._gs, name)
+        assert np.array_equal(getattr(twin._gs, name), getattr(game._gs, name))
+    assert twin._rng is not game._rng and twin.moves == game.moves and twin.moves is not game.moves
+    signatures = len(reveal_cell.signatures)
+    covered = tuple(np.argwhere(game.view == COVERED)[0])
+    twin.reveal(*covered)
+    assert len(reveal_cell.signatures) == signatures  # nothing compiled again for the copy
+    assert game.view[covered] == COVERED and len(game.moves) == 1  # the original untouched
