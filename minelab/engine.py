@@ -21,7 +21,6 @@ per game whatever the rule, so a run's boards do not depend on what the agent do
 """
 from __future__ import annotations
 
-import copy
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -399,18 +398,21 @@ class Game:
         neighbour_counts(gs.mine, gs.nbr, gs.nbr_count, gs.counts)
         return game
 
-    def __deepcopy__(self, memo: dict) -> "Game":
-        """A deep copy sharing the level's read-only neighbour tables (they never change).
-        Copied, they would be writeable arrays: another numba type, for which every kernel
-        the copy meets compiles again (about 45 s for `best`). Copy a game together with
-        its agent, copy.deepcopy((game, agent)), when the agent keeps per-game memory."""
-        gs = self._gs
-        memo[id(gs.nbr)] = gs.nbr
-        memo[id(gs.nbr_count)] = gs.nbr_count
-        new = object.__new__(type(self))
-        memo[id(self)] = new
-        new.__dict__.update(copy.deepcopy(self.__dict__, memo))
-        return new
+    # --- copies ------------------------------------------------------------------
+    # A copy or an unpickled game gets the level's shared read-only neighbour tables back,
+    # not writeable copies of them: a writeable array is another numba type, for which
+    # every kernel the game meets would compile again (about 45 s for `best`). Copy a game
+    # together with its agent, copy.deepcopy((game, agent)), when the agent keeps per-game
+    # memory.
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_gs"] = self._gs._replace(nbr=None, nbr_count=None)  # the tables are the level's
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        nbr, nbr_count = _tables(self.level.rows, self.level.cols)
+        self._gs = self._gs._replace(nbr=nbr, nbr_count=nbr_count)
 
     # --- state -------------------------------------------------------------------
     @property

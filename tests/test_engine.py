@@ -877,14 +877,18 @@ def test_bool_move_kind_and_empty_rule_are_rejected():
         Level.parse("8x8x10:")
 
 
-def test_a_deep_copy_shares_the_read_only_neighbour_tables_and_nothing_else():
-    """copy.deepcopy(game): the same read-only neighbour tables (a writeable copy is another
-    numba type, and every kernel would compile again for it), every other array its own."""
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copy_shares_the_read_only_neighbour_tables_and_nothing_else(how):
+    """copy.deepcopy(game) or a pickled game: the same read-only neighbour tables (a writeable
+    copy is another numba type, and every kernel would compile again for it), every other
+    array its own."""
+    import pickle
+
     from minelab.engine import reveal_cell
 
     game = Game("9x9x10", seed=5)
     game.reveal(0, 0)
-    twin = copy.deepcopy(game)
+    twin = copy.deepcopy(game) if how == "deepcopy" else pickle.loads(pickle.dumps(game))
     assert twin._gs.nbr is game._gs.nbr and twin._gs.nbr_count is game._gs.nbr_count
     assert not twin._gs.nbr.flags.writeable and not twin._gs.nbr_count.flags.writeable
     for name in ("spec", "counters", "mine", "counts", "shown", "stack"):
