@@ -258,13 +258,11 @@ def test_best_is_not_worse_than_hcsp_on_the_same_boards():
 ])
 def test_best_secondary_rule_blends_the_two_safest_living_cells(layout, reveal, expected):
     from minelab.agents.best import _next_position
-    from minelab.engine import neighbour_table
     from minelab.probability import DEFAULT_MAX_WORK, OK, new_workspace, solve_kernel
 
     game = game_with(layout, [reveal])
     view = game.view.ravel().astype(np.int8)
-    rows, cols = game.view.shape
-    nbr, nbr_count = neighbour_table(rows, cols)
+    nbr, nbr_count = game._gs.nbr, game._gs.nbr_count
     known = np.zeros(view.size, np.uint8)
     ws = new_workspace(view.size, 1)
     assert solve_kernel(ws, view, known, 1, nbr, nbr_count, DEFAULT_MAX_WORK) == OK

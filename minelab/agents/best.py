@@ -317,6 +317,15 @@ points over seed 20261130's version, as the paired games (+0.01 to +0.05) allow,
 a zero start the same (-0.001); on the smaller levels within the sampling error of two
 evaluations.
 
+Issue 15, 2026-11-26, a later session: where the 9x9x10 gap is not. `best`'s first guess
+once the corner (0, 0) shows a number is the far corner of its row, (0, 8); against every
+other cell of the board's upper triangle (44 cells, 20,000 layouts each,
+`strength.rollout_values`, seed 1053) no cell does better by more than the rollouts' noise,
+the best of them the opposite corner (8, 8): +0.11 [-0.49, +0.71] points after a 1, +0.09
+[-0.50, +0.67] after a 2, +0.23 [-0.33, +0.78] after a 3; on 400,000 layouts after a 1
+(seed 1054), (8, 8) -0.02 [-0.16, +0.11] and (8, 0) -0.05 [-0.17, +0.07]. So an opening
+book would not give the 0.03-0.05 points 9x9x10 lacks.
+
 The kernel `best_decide(gs, s, x, cfg, rng)` runs the steps above in turn:
 `opening_or_certain` (1, shared with csp), `endgame_decision` (2), `forced_fifty_fifty`
 (3), `scan_fifty_fifties` (3b), `lookahead_guess` (4); s is csp's `SolverState`, x the `BestBuffers`, cfg the

@@ -58,7 +58,7 @@ import numpy as np
 
 from ...cells import COVERED, ONGOING, WON
 from ...engine import (N_RECORD, SP_COLS, SP_ROWS, ST_CLICKS, ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel,
-                       neighbour_table, new_game_state, open_cell, random_covered_cell, record_game, uniform_below)
+                       _tables, new_game_state, open_cell, random_covered_cell, record_game, uniform_below)
 from ...levels import Level
 from ..base import register
 from ..csp import check_first_click, first_cell_index
@@ -537,17 +537,8 @@ class GardeaQAgent(TrainedAgent):
 
     def _decide(self, model, view, rng) -> int:
         rows, cols = self.trained_shape
-        nbr, nbr_count = _neighbours(rows, cols)
+        nbr, nbr_count = _tables(rows, cols)  # the engine's shared read-only tables: q_play_batch's types
         return int(q_decide(self.table(), self.config(rows, cols), view, nbr, nbr_count, self.work(rows * cols), rng))
-
-
-_NBR: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _neighbours(rows: int, cols: int):
-    if (rows, cols) not in _NBR:
-        _NBR[(rows, cols)] = neighbour_table(rows, cols)
-    return _NBR[(rows, cols)]
 
 
 __all__ = ["GardeaQAgent", "q_decide", "q_play_batch", "q_train_batch", "algorithm3_credit", "mark_frontier",
