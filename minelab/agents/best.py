@@ -1226,7 +1226,8 @@ def _mines_weight(gs, s, x, n_fixed, log_z):
         known2[i] = s.known[i]
     for t in range(n_fixed):
         known2[x.ltr_cells[t]] = 1
-    code = solve_kernel(x.look, gs.shown, known2, gs.spec[SP_MINES], gs.nbr, gs.nbr_count, DEFAULT_MAX_WORK)
+    # max_work as an int64, not a literal: a literal would compile solve_kernel once more
+    code = solve_kernel(x.look, gs.shown, known2, gs.spec[SP_MINES], gs.nbr, gs.nbr_count, np.int64(DEFAULT_MAX_WORK))
     if code != OK:
         return 0.0
     return np.exp(x.look.stats[STAT_LOG_LAYOUTS] - log_z)

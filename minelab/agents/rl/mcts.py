@@ -149,7 +149,8 @@ def mcts_decide(gs, tb, cfg, work, ws, rng):
     view = gs.shown
     if cfg.learning:
         if gs.counters[ST_DEALT] and not cfg.leaky:
-            if solve_kernel(ws, view, work.known, gs.spec[SP_MINES], gs.nbr, gs.nbr_count, DEFAULT_MAX_WORK) != OK:
+            max_work = np.int64(DEFAULT_MAX_WORK)  # not a literal: a literal would compile solve_kernel once more
+            if solve_kernel(ws, view, work.known, gs.spec[SP_MINES], gs.nbr, gs.nbr_count, max_work) != OK:
                 return -1
         for _ in range(cfg.simulations):
             simulate(gs, tb, cfg, work, ws, rng)
