@@ -1050,7 +1050,7 @@ def solve(view, mines, *, max_work: int = DEFAULT_MAX_WORK) -> Solution:
     view: 2-d integer array as `Game.view` shows it (COVERED, FLAGGED, 0..8); mines: the
     level's total mine count. Raises ValueError on bad input or an inconsistent position.
     """
-    arr, ws = _solved(view, mines, max_work)
+    arr, _, ws = _solved(view, mines, max_work)
     shape = arr.shape
     return Solution(
         probabilities=ws.prob.reshape(shape),
@@ -1064,8 +1064,8 @@ def solve(view, mines, *, max_work: int = DEFAULT_MAX_WORK) -> Solution:
 
 
 def _solved(view, mines, max_work):
-    """(the checked view, a Workspace holding its solution); ValueError on bad input or an
-    inconsistent position."""
+    """(the checked view, the same flat as a writeable int8 copy, a Workspace holding its solution);
+    ValueError on bad input or an inconsistent position."""
     arr = _check_view(view)
     if isinstance(mines, bool) or not isinstance(mines, numbers.Integral):
         raise ValueError(f"mines must be an integer, got {mines!r}")
@@ -1077,13 +1077,13 @@ def _solved(view, mines, max_work):
         raise ValueError(f"max_work must be a positive integer, got {max_work!r}")
     rows, cols = arr.shape
     nbr, nbr_count = _tables(rows, cols)
-    flat = np.ascontiguousarray(arr, dtype=np.int8).ravel()
+    flat = np.array(arr, dtype=np.int8).ravel()  # writeable: a read-only view (Game.view) is another numba type
     n = flat.shape[0]
     ws = new_workspace(n, mines)
     code = solve_fields(tuple(ws), flat, np.zeros(n, np.uint8), mines, nbr, nbr_count, int(max_work))
     if code != OK:
         raise ValueError(f"inconsistent position: no layout of {mines} mines agrees with the revealed numbers")
-    return arr, ws
+    return arr, flat, ws
 
 
 @njit(cache=True)
@@ -1109,9 +1109,8 @@ def sample_layouts(view, mines, n: int, seed=None, *, max_work: int = DEFAULT_MA
 
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
         raise ValueError(f"n must be a non-negative integer, got {n!r}")
-    arr, ws = _solved(view, mines, max_work)
+    arr, flat, ws = _solved(view, mines, max_work)
     rows, cols = arr.shape
-    flat = np.ascontiguousarray(arr, dtype=np.int8).ravel()
     known = np.zeros(flat.shape[0], np.uint8)
     out = np.zeros((int(n), flat.shape[0]), np.uint8)
     code = _sample_many(tuple(ws), flat, known, as_generator(seed), out)

@@ -732,3 +732,18 @@ def test_sampling_is_reproducible_and_checks_its_input():
         probability.sample_layouts(view, 3, -1)
     with pytest.raises(ValueError, match="inconsistent"):
         probability.sample_layouts(np.array([[1, 1], [0, COVERED]]), 1, 5)
+
+
+def test_a_read_only_view_does_not_compile_the_solver_again():
+    """`solve` / `sample_layouts` on `Game.view` (read-only) hand the kernels a writeable
+    copy: a read-only array is another numba type, and the whole exact solver would
+    compile again for it."""
+    from minelab.probability import _sample_many, solve_fields
+
+    game = ml.Game("8x8x10", seed=2)
+    game.reveal(0, 0)
+    assert not game.view.flags.writeable
+    ml.probability.solve(game.view, 10)
+    ml.probability.sample_layouts(game.view, 10, 3, seed=1)
+    for kernel in (solve_fields, _sample_many):
+        assert kernel.signatures and all(sig[1].mutable for sig in kernel.signatures), kernel.signatures
