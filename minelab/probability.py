@@ -1064,7 +1064,7 @@ def solve(view, mines, *, max_work: int = DEFAULT_MAX_WORK) -> Solution:
 
 
 def _solved(view, mines, max_work):
-    """(the checked view, the same flat as a writeable int8 copy, a Workspace holding its solution);
+    """(the checked view; the view flattened, a writeable int8 copy; a Workspace holding its solution);
     ValueError on bad input or an inconsistent position."""
     arr = _check_view(view)
     if isinstance(mines, bool) or not isinstance(mines, numbers.Integral):
