@@ -326,6 +326,20 @@ the best of them the opposite corner (8, 8): +0.11 [-0.49, +0.71] points after a
 (seed 1054), (8, 8) -0.02 [-0.16, +0.11] and (8, 0) -0.05 [-0.17, +0.07]. So an opening
 book would not give the 0.03-0.05 points 9x9x10 lacks.
 
+Issue 15, 2026-11-26, the last session: D. Hill's space counter, tried and not kept. A
+candidate is in a small area when fewer than 8 unrevealed cells that are not known mines
+are reached from it through neighbours, hopping over revealed cells to their own
+neighbours; in his solver such a cell waits while any candidate in a large area is left
+(our reading of why: a pocket walled off from the rest can be told apart only by the mine
+count, which the end of the game may settle). Built in `lookahead_guess` as an option (the
+secondary rule: a candidate in a large area before one in a small area, within each a
+living cell before a dead one), paired against the default: 16x30x99 +0.0085 [+0.0004,
++0.0166] points (200,000 games, seed 1055: 43 games won by the new rule only, 26 by the
+old only), -0.0035 [-0.011, +0.004] (200,000, 1056: 27 against 34); thresholds 16 and 32
++0.003 [-0.012, +0.018] and +0.0095 [-0.003, +0.022] (1056); 16x16x40 the same play on all
+300,000 games (1056). Pooled, 70 games against 60 on 400,000 expert boards: no measurable
+gain, so the code was taken out again.
+
 The kernel `best_decide(gs, s, x, cfg, rng)` runs the steps above in turn:
 `opening_or_certain` (1, shared with csp), `endgame_decision` (2), `forced_fifty_fifty`
 (3), `scan_fifty_fifties` (3b), `lookahead_guess` (4); s is csp's `SolverState`, x the `BestBuffers`, cfg the
