@@ -1886,7 +1886,7 @@ class BestAgent(CSPAgent):
         return said + self._explain_lookahead(gs, s, x, cfg, cell, where)
 
     def guess_step(self, s) -> str:
-        """Which step made the guess `cell` just decided (s: the state the decision filled,
+        """Which step made the guess just decided (s: the state the decision filled; its
         s.decision[DC_STEP]): "endgame" (2), "fifty-fifty" (3), "pseudo" (3b) or "lookahead" (4)."""
         return GUESS_STEPS[int(s.decision[DC_STEP])]
 
