@@ -1,40 +1,53 @@
 """The fidelity ledger: a computed verdict for every published number.
 
-Pure functions over three tables (no files, no imports above numpy/pandas/scipy):
-the published numbers (`data/published/<paper>.csv`, as `report.load_published` reads
-them), minelab's measured ones (`figures/<paper>/measured.csv`) and the tested causes
-(`data/published/causes.csv`). `report.build_report` renders what this returns.
+Pure functions over four tables (no files, no imports above numpy/pandas/scipy): the
+published numbers (`data/published/<paper>.csv`, as `report.load_published` reads them),
+minelab's measured ones (`figures/<paper>/measured.csv`), the registered readings
+(`data/published/readings.csv`, with `reading_twins.csv`) and, where they were run, the
+numbers of the authors' own programs (`data/authors/<paper>.csv`). `report.build_report`
+renders what this returns; notebooks read it through `report.ledger`.
 
-How a published number is compared (`verdict`), by the relation the text states:
+One interval rule. Our number is judged on the 95% *prediction* interval of one run
+(mean ± t(0.975, runs-1) · s · sqrt(1 + 1/runs)) when it is a mean of independent runs
+(learners, whose games teach each other) and the published number is one run; otherwise
+on its 95% interval. The same interval serves every relation:
 
-* ``=`` a point value. When our number is the mean of several independent runs
-  (`runs` > 1: learners, whose games teach each other) the published number, itself one
-  run, agrees when it lies inside the 95% *prediction* interval of one more run
-  (mean ± t(0.975, runs-1) · s · sqrt(1 + 1/runs)): both sides' run-to-run error is
-  counted. When both sides are win rates with game counts (one run, independent games),
-  Fisher's exact two-proportion test at 0.05 decides. When the source prints an interval
-  (± half-width, read as a 95% interval), a z-test on the difference with both sides'
-  standard errors. Otherwise the published value, widened by half a unit of its last
-  printed digit, must lie in our 95% interval.
+* ``=`` a point value: agrees when the published value (widened by half a unit of its last
+  printed digit) lies in that interval. When both sides are win rates of one run of
+  independent games with game counts, Fisher's exact two-proportion test at 0.05 decides;
+  when the source prints an interval (± half-width, read as a 95% interval), a z-test on
+  the difference with both sides' standard errors.
 * ``≈`` an approximation: ci_low..ci_high of the published row hold the range the wording
-  implies ("approximately 26 percent": 25.5-26.5%); agrees when our interval (the
-  prediction interval of one run when ours is a mean of runs) meets it.
-* ``<`` ``>`` ``≤`` ``≥`` a bound: met when our whole interval is on its side, not met
-  when it is wholly on the other, undecided otherwise.
+  implies; agrees when the interval meets it.
+* ``<`` ``>`` ``≤`` ``≥`` a bound: met when the whole interval is on its side, not met when
+  it is wholly on the other, undecided otherwise.
+* *uninformative*: the published row names the values the quantity can take (`range`) and
+  the interval covers all of them: no outcome could have disagreed.
 
-A number that does not agree is then checked against its tested causes: each names a
-variant that minelab ran beside (a measured quantity of the same item, e.g. the authors'
-code where the text says otherwise). When a variant's number agrees with (or meets) the
-published one, the verdict is "differs — cause: ..."; when none does, "differs —
-unexplained", listing what was tried. A reading chosen *because* it matched the published
-number (the published row's `chosen_to_match`) is reported as such and never counted as
-agreement. Which measurement is judged: the largest profile measured (paper, else quick,
-else smoke) among the rows that are not stale (a measured row's `stale` field, filled by
+A published row whose twin is ``difference: A minus B`` is a claim about two quantities (a
+comparison, a step of an ordering): ours is A - B of the measured rows, its interval the
+two sides' combined (`difference_row`).
+
+Registered readings. A reading is a row of `readings.csv` written before it runs: the item,
+what it changes, its support (a quoted sentence and its place, the behaviour of the
+authors' program, "open" where the text leaves the point open, or "none") and its *scope*:
+every published number of the item the change affects (glob patterns over the quantity),
+set from the change. `reading_twins.csv` names, per published number, the measured
+quantity that is the reading's run. A reading is *credited* only when it reproduces every
+number in its scope (and has support); otherwise it is "partial: k of n" and credits
+nothing. A number that does not agree is "differs: credited reading" when a credited
+reading's scope holds it, else "differs: unexplained" with every reading tried listed
+beside it. A reading chosen because it matched (the published row's `chosen_to_match`) is
+reported as such and never counted.
+
+Which measurement is judged: the largest profile measured (paper, else quick, else smoke)
+among the rows that are not stale (a measured row's `stale` field, filled by
 `report.load_measured`, says when an agent it measured plays differently today). A number
 whose every measurement is stale is "not yet reproduced", with the reason.
 """
 from __future__ import annotations
 
+import fnmatch
 import math
 
 import pandas as pd
@@ -43,17 +56,27 @@ from scipy import stats as _st
 # Ledger categories, in the order the ledger shows them.
 AGREES = "agrees"
 BOUND_MET = "bound met"
-CAUSE = "differs: tested cause"
+CAUSE = "differs: credited reading"
 UNEXPLAINED = "differs: unexplained"
 BOUND_NOT_MET = "bound not met"
 UNDECIDED = "undecided"
+UNINFORMATIVE = "uninformative"
 CHOSEN = "agrees by a chosen reading (not counted)"
 NOT_YET = "not yet reproduced"
 NO_TWIN = "no minelab twin"
-CATEGORIES = (AGREES, BOUND_MET, CAUSE, UNEXPLAINED, BOUND_NOT_MET, UNDECIDED, CHOSEN, NOT_YET, NO_TWIN)
-GOOD = (AGREES, BOUND_MET, CAUSE)  # the issue's target: at least 90% of the twins read one of these
+CATEGORIES = (AGREES, BOUND_MET, CAUSE, UNEXPLAINED, BOUND_NOT_MET, UNDECIDED, UNINFORMATIVE, CHOSEN, NOT_YET,
+              NO_TWIN)
+REPRODUCED = (AGREES, BOUND_MET)  # the headline's first share
+GOOD = (AGREES, BOUND_MET, CAUSE)  # its second share: with the credited readings
 PROFILE_RANK = {"paper": 3, "quick": 2, "smoke": 1}
-CAUSES_COLUMNS = ("paper", "item", "quantity", "variant", "cause", "experiment")
+READINGS_COLUMNS = ("paper", "item", "reading", "kind", "change", "support", "scope", "experiment")
+TWINS_COLUMNS = ("paper", "item", "quantity", "reading", "variant")
+AUTHORS_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", "games", "runs", "program", "commit",
+                   "command", "seeds", "note")
+# A reading's support: a sentence of the text, the behaviour of the authors' program, a point
+# the text leaves open (one of its possible readings), or none (picked from the numbers: never
+# credited).
+KINDS = ("text", "program", "open", "none")
 ALPHA = 0.05
 
 
@@ -80,6 +103,44 @@ def rounding_of(text: str) -> float:
     return 0.5 * 10.0 ** -decimals
 
 
+DIFFERENCE = "difference:"  # a published row's twin naming two measured quantities: "A minus B"
+
+
+def parse_difference(twin: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    """((item A, quantity A), (item B, quantity B)) of a twin "difference: <item A> |
+    <quantity A> minus <item B> | <quantity B>"; ValueError naming what is missing.
+
+        >>> parse_difference("difference: Conditional model | success rate, 1 mines minus "
+        ...                  "Marginal model | success rate, 1 mines")
+        (('Conditional model', 'success rate, 1 mines'), ('Marginal model', 'success rate, 1 mines'))
+    """
+    text = (twin or "").strip()
+    if not text.lower().startswith(DIFFERENCE):
+        raise ValueError(f"a difference twin starts with {DIFFERENCE!r}")
+    sides = text[len(DIFFERENCE):].split(" minus ")
+    if len(sides) != 2:
+        raise ValueError("it needs exactly one ' minus ' between its two quantities")
+    out = []
+    for side in sides:
+        item, sep, quantity = side.partition(" | ")
+        if not sep or not item.strip() or not quantity.strip():
+            raise ValueError(f"{side.strip()!r} is not '<item> | <quantity>'")
+        out.append((item.strip(), quantity.strip()))
+    return out[0], out[1]
+
+
+def parse_range(text: str) -> tuple[float, float]:
+    """(low, high) of a quantity's possible values written "low..high" ("1..7")."""
+    low, sep, high = (text or "").partition("..")
+    try:
+        lo, hi = float(low), float(high)
+    except ValueError:
+        raise ValueError("write it as 'low..high' with two numbers") from None
+    if not sep or not lo < hi:
+        raise ValueError("write it as 'low..high' with low < high")
+    return lo, hi
+
+
 def _prediction_half(low: float, high: float, runs: int) -> float:
     """Half-width of the 95% prediction interval of one more run, from the t-interval
     (low, high) of the mean of `runs` runs."""
@@ -88,13 +149,25 @@ def _prediction_half(low: float, high: float, runs: int) -> float:
     return t * s * math.sqrt(1 + 1 / runs)
 
 
+def _judging_interval(ours: float, low: float, high: float, runs) -> tuple[float, float, str]:
+    """(low, high, what) of the interval a verdict uses: the prediction interval of one run
+    when ours is a mean of independent runs, else our 95% interval (a point without one:
+    the point)."""
+    if runs is not None and runs > 1 and high > low:
+        half = _prediction_half(low, high, runs)
+        return ours - half, ours + half, f"95% prediction interval of one run, {runs} runs"
+    low = ours if math.isnan(low) else low
+    high = ours if math.isnan(high) else high
+    return low, high, "our 95% interval"
+
+
 def _equal_test(published, pub_low, pub_high, ours, low, high, pub_games, games, runs, rounding,
                 proportion) -> tuple[bool, str]:
     """(agrees, how it was decided) for a published point value."""
     has_ours = not (math.isnan(low) or math.isnan(high))
     if has_ours and runs is not None and runs > 1:
-        half = _prediction_half(low, high, runs)
-        return abs(published - ours) <= half + rounding, f"95% prediction interval of one run, {runs} runs"
+        lo, hi, what = _judging_interval(ours, low, high, runs)
+        return lo - rounding <= published <= hi + rounding, what
     if proportion and pub_games and games and math.isnan(pub_low) and 0 <= ours <= 1 and 0 <= published <= 1:
         table = [[round(published * pub_games), pub_games - round(published * pub_games)],
                  [round(ours * games), games - round(ours * games)]]
@@ -104,22 +177,23 @@ def _equal_test(published, pub_low, pub_high, ours, low, high, pub_games, games,
         se = math.hypot((pub_high - pub_low) / 2, (high - low) / 2) / _st.norm.ppf(1 - ALPHA / 2)
         p = float(2 * _st.norm.sf(abs(published - ours) / se)) if se > 0 else float(published == ours)
         return p >= ALPHA, f"difference test on both intervals p = {p:.3g}"
-    low = ours if math.isnan(low) else low
-    high = ours if math.isnan(high) else high
-    return low - rounding <= published <= high + rounding, "published value in our 95% interval"
+    lo, hi, what = _judging_interval(ours, low, high, None)
+    return lo - rounding <= published <= hi + rounding, f"published value in {what}"
 
 
-# verdict takes both sides' numbers as plain arguments (12: the published value, range and
-# count, ours with its interval, count and runs, the printed rounding, the kind) so that a
-# notebook can judge any pair of numbers without building rows; `judge` takes rows.
+# verdict takes both sides' numbers as plain arguments (13: the published value, range and
+# count, ours with its interval, count and runs, the printed rounding, the kind, the possible
+# values) so that a notebook can judge any pair of numbers without building rows; `judge`
+# takes rows.
 def verdict(relation: str, published: float, pub_low: float, pub_high: float,
             ours: float, low: float, high: float, *, pub_games=None, games=None, runs=None,
-            rounding: float = 0.0, proportion: bool = False) -> str:
+            rounding: float = 0.0, proportion: bool = False, span: tuple[float, float] | None = None) -> str:
     """How minelab's number (ours, 95% interval low..high, over `games` games or `runs`
     independent runs) stands to a published one stated with `relation`: "agrees",
     "differs", "bound met", "bound not met", "undecided (our interval meets the bound)",
-    "not yet reproduced" (no number of ours) or "" (relation not classified). See the
-    module docstring for the tests.
+    "uninformative" (the interval covers every value in `span`, the values the quantity
+    can take), "not yet reproduced" (no number of ours) or "" (relation not classified).
+    See the module docstring for the tests.
 
         >>> verdict(">", 0.31, float("nan"), float("nan"), 0.35, 0.34, 0.36)
         'bound met'
@@ -127,13 +201,15 @@ def verdict(relation: str, published: float, pub_low: float, pub_high: float,
         'differs'
         >>> verdict("=", 0.70, float("nan"), float("nan"), 0.69, 0.68, 0.70, runs=3)
         'agrees'
+        >>> verdict("=", 2, float("nan"), float("nan"), 3.3, 1.9, 4.7, runs=3, span=(1, 7))
+        'uninformative'
     """
     return _verdict(relation, published, pub_low, pub_high, ours, low, high, pub_games=pub_games, games=games,
-                    runs=runs, rounding=rounding, proportion=proportion)[0]
+                    runs=runs, rounding=rounding, proportion=proportion, span=span)[0]
 
 
 def _verdict(relation, published, pub_low, pub_high, ours, low, high, *, pub_games=None, games=None, runs=None,
-             rounding=0.0, proportion=False) -> tuple[str, str]:
+             rounding=0.0, proportion=False, span=None) -> tuple[str, str]:
     """(verdict, how it was decided)."""
     if not relation:
         return "", ""
@@ -144,24 +220,23 @@ def _verdict(relation, published, pub_low, pub_high, ours, low, high, *, pub_gam
     runs = None if _nan(runs) else int(runs)
     pub_games = None if _nan(pub_games) else int(pub_games)
     games = None if _nan(games) else int(games)
+    lo, hi, what = _judging_interval(ours, low, high, runs)
+    if span is not None and lo <= span[0] and hi >= span[1]:
+        return UNINFORMATIVE, f"{what} ({lo:.4g}, {hi:.4g}) covers every value the quantity can take " \
+                              f"({span[0]:g}..{span[1]:g})"
     if relation == "=":
         ok, how = _equal_test(published, pub_low, pub_high, ours, low, high, pub_games, games, runs, rounding,
                               proportion)
         return ("agrees" if ok else "differs"), how
-    low = ours if math.isnan(low) else low
-    high = ours if math.isnan(high) else high
-    if relation == "≈" and runs is not None and runs > 1 and high > low:
-        half = _prediction_half(low, high, runs)  # the published number is one run: one more run's range
-        low, high = ours - half, ours + half
     if relation == "≈":
-        lo = published if math.isnan(pub_low) else pub_low
-        hi = published if math.isnan(pub_high) else pub_high
-        return ("agrees" if low <= hi and lo <= high else "differs"), "our interval meets the published range"
-    above = {">": low > published, "≥": low >= published, "<": high < published, "≤": high <= published}[relation]
-    against = {">": high <= published, "≥": high < published, "<": low >= published, "≤": low > published}[relation]
+        plo = published if math.isnan(pub_low) else pub_low
+        phi = published if math.isnan(pub_high) else pub_high
+        return ("agrees" if lo <= phi and plo <= hi else "differs"), f"{what} meets the published range"
+    above = {">": lo > published, "≥": lo >= published, "<": hi < published, "≤": hi <= published}[relation]
+    against = {">": hi <= published, "≥": hi < published, "<": lo >= published, "≤": lo > published}[relation]
     if above:
-        return "bound met", "our whole interval on the bound's side"
-    return ("bound not met" if against else "undecided (our interval meets the bound)"), ""
+        return "bound met", f"{what} wholly on the bound's side"
+    return ("bound not met" if against else "undecided (our interval meets the bound)"), what
 
 
 def is_proportion(quantity: str, value: float) -> bool:
@@ -202,10 +277,11 @@ def judge(pub: dict, meas: dict | None) -> tuple[str, str]:
     against one measured row (or None)."""
     if meas is None:
         return NOT_YET, ""
+    span = parse_range(pub["range"]) if pub.get("range") else None
     return _verdict(pub.get("relation", ""), pub["value"], pub["ci_low"], pub["ci_high"], meas["value"],
                     meas["ci_low"], meas["ci_high"], pub_games=pub.get("games"), games=meas.get("games"),
                     runs=meas.get("runs"), rounding=pub.get("rounding", 0.0),
-                    proportion=is_proportion(pub["quantity"], _f(pub["value"])))
+                    proportion=is_proportion(pub["quantity"], _f(pub["value"])), span=span)
 
 
 def fmt_value(value, lo=float("nan"), hi=float("nan"), games=None, runs=None) -> str:
@@ -221,35 +297,6 @@ def fmt_value(value, lo=float("nan"), hi=float("nan"), games=None, runs=None) ->
     elif not _nan(games):
         text += f", {int(games):,} games"
     return text
-
-
-def _cause_verdict(pub: dict, base: str, meas: dict, causes: list[dict], by_key: dict) -> tuple[str, str]:
-    """(category, verdict text) of a published number whose main twin does not agree."""
-    tried, found = [], []
-    for c in causes:
-        rows = by_key.get((c["item"], c["variant"]), [])
-        same = [r for r in rows if r.get("profile") == meas.get("profile")]
-        variant = pick_measured(same) or pick_measured(rows)
-        if variant is None:
-            why_not = stale_note(rows)
-            tried.append(f"{c['cause']} (variant '{c['variant']}' not yet run{'; ' + why_not if why_not else ''})")
-            continue
-        v, _ = judge(pub, variant)
-        shown = fmt_value(variant["value"], variant["ci_low"], variant["ci_high"], variant.get("games"),
-                          variant.get("runs"))
-        if v in ("agrees", "bound met"):
-            where = f"; {c['experiment']}" if c.get("experiment") else ""
-            found.append(f"{c['cause']} (variant '{c['variant']}': {shown}, {v}{where})")
-        else:
-            tried.append(f"{c['cause']} (variant '{c['variant']}': {shown}, {v})")
-    if found:  # every variant that reproduces the number is named: the data may not tell them apart
-        text = f"{base} — cause: {found[0]}"
-        if len(found) > 1:
-            text += "; as well reproduced by: " + "; ".join(found[1:])
-        return CAUSE, text + ("; tested and rejected: " + "; ".join(tried) if tried else "")
-    if tried:
-        return UNEXPLAINED, f"{base} — unexplained; tested: " + "; ".join(tried)
-    return UNEXPLAINED, f"{base} — unexplained"
 
 
 BESIDE = "; beside: "  # in a twin "none: <why>; beside: <measured quantity of the same item>"
@@ -291,107 +338,247 @@ def compare_beside(pub: dict, ours: dict) -> tuple[str, str]:
         f"difference test on both sides' errors p = {p:.3g}"
 
 
-def classify(pub: dict, meas_rows: list[dict], causes: list[dict], by_key: dict) -> dict:
-    """The ledger line of one published number: the measurement judged, its verdict and
-    category (one of CATEGORIES). A number without a twin whose twin field names a
-    quantity set beside it (BESIDE) gets that comparison in its verdict; it stays a
-    number without a twin (another program: not a reproduction)."""
+def _se(value, low, high, runs) -> float:
+    """Standard error of one side from its 95% interval (t for a mean of runs, else normal)."""
+    if _nan(low) or _nan(high) or float(high) <= float(low):
+        return float("nan")
+    q = _st.t.ppf(1 - ALPHA / 2, int(runs) - 1) if not _nan(runs) and int(runs) > 1 else _st.norm.ppf(1 - ALPHA / 2)
+    return (float(high) - float(low)) / 2 / q
+
+
+def difference_row(a: dict, b: dict) -> dict:
+    """The measured row of A - B (two measured rows): its value, and the 95% interval of one
+    run's difference (each side a prediction interval of one run when it is a mean of runs,
+    else its own interval; the two combined as independent errors). `runs` is left empty:
+    the interval already is the one a verdict uses."""
+    halves = []
+    for r in (a, b):
+        value, low, high = _f(r["value"]), _f(r["ci_low"]), _f(r["ci_high"])
+        lo, hi, _ = _judging_interval(value, low, high, None if _nan(r.get("runs")) else int(r["runs"]))
+        halves.append((hi - lo) / 2)
+    value = _f(a["value"]) - _f(b["value"])
+    half = math.hypot(*halves)
+    games = a.get("games") if not _nan(a.get("games")) and a.get("games") == b.get("games") else None
+    return {"item": a["item"], "quantity": f"{a['quantity']} minus {b['quantity']}", "value": value,
+            "ci_low": value - half, "ci_high": value + half, "games": games, "runs": None,
+            "profile": min((a.get("profile", ""), b.get("profile", "")), key=lambda p: PROFILE_RANK.get(p, 0)),
+            "stale": a.get("stale") or b.get("stale") or ""}
+
+
+def twin_rows(pub: dict, by_key: dict) -> list[dict]:
+    """The measured rows a published row is judged on: its twin's (same item and quantity),
+    or for a `difference:` twin the difference rows of A and B at each profile both have."""
+    twin = (pub.get("twin") or "").strip()
+    if not twin.lower().startswith(DIFFERENCE):
+        return by_key.get((pub["item"], pub["quantity"]), [])
+    key_a, key_b = parse_difference(twin)
+    rows_a = {r.get("profile", ""): r for r in by_key.get(key_a, [])}
+    rows_b = {r.get("profile", ""): r for r in by_key.get(key_b, [])}
+    return [difference_row(rows_a[p], rows_b[p]) for p in rows_a if p in rows_b]
+
+
+def in_scope(quantity: str, scope: str) -> bool:
+    """Whether a published quantity is in a reading's scope (";"-separated glob patterns)."""
+    return any(fnmatch.fnmatchcase(quantity, pat.strip()) for pat in scope.split(";") if pat.strip())
+
+
+REPRODUCES, FAILS, NOT_RUN = "reproduces", "does not reproduce", "not run"
+
+
+def reading_results(published: list[dict], readings: list[dict], twins: list[dict], by_key: dict) -> list[dict]:
+    """Each registered reading of one paper judged on its whole scope: the reading's row plus
+    `scope` (published quantity -> (status, the variant's measured row or None)), `k` (numbers
+    it reproduces), `n` (numbers in its scope), `run`, `credited` and a `status` text
+    ("credited: reproduces all 3", "partial: 7 of 10", "partial: 2 of 8 (6 not run)",
+    "reproduces all 12, but has no support: not credited")."""
+    twin_of = {(t["item"], t["quantity"], t["reading"]): t["variant"] for t in twins}
+    out = []
+    for r in readings:
+        scope = {}
+        for p in published:
+            if p["item"] != r["item"] or not in_scope(p["quantity"], r["scope"]):
+                continue
+            variant = twin_of.get((p["item"], p["quantity"], r["reading"]))
+            row = pick_measured(by_key.get((p["item"], variant), [])) if variant else None
+            if row is None:
+                scope[p["quantity"]] = (NOT_RUN, None)
+            else:
+                v, _ = judge(p, row)
+                scope[p["quantity"]] = (REPRODUCES if v in ("agrees", "bound met") else FAILS, row)
+        n = len(scope)
+        k = sum(st == REPRODUCES for st, _ in scope.values())
+        run = sum(st != NOT_RUN for st, _ in scope.values())
+        credited = n > 0 and k == n and r["kind"] != "none"
+        if credited:
+            status = f"credited: reproduces all {n}"
+        elif n and k == n:
+            status = f"reproduces all {n}, but has no support: not credited"
+        else:
+            status = f"partial: {k} of {n}" + (f" ({n - run} not run)" if run < n else "")
+        out.append({**r, "scope_results": scope, "k": k, "n": n, "run": run, "credited": credited,
+                    "status": status})
+    return out
+
+
+def _readings_text(quantity: str, tried: list[dict]) -> str:
+    """Every reading whose scope holds this number: its status on its scope and on this number."""
+    parts = []
+    for r in tried:
+        st, row = r["scope_results"][quantity]
+        shown = "" if row is None else fmt_value(row["value"], row["ci_low"], row["ci_high"], row.get("games"),
+                                                  row.get("runs"))
+        here = f"{st}: {shown}" if shown else st
+        parts.append(f"'{r['reading']}' ({r['kind']}; {r['status']}; here {here})")
+    return "; ".join(parts)
+
+
+def classify(pub: dict, meas_rows: list[dict], readings: list[dict], by_key: dict) -> dict:
+    """The ledger line of one published number: the measurement judged, its category (one
+    of CATEGORIES), a short `verdict` (a few words) and the `detail` behind it (readings
+    tried, the comparison set beside). A number without a twin whose twin field names a
+    quantity set beside it (BESIDE) gets that comparison; it stays a number without a twin
+    (another program: not a reproduction). `readings` are `reading_results` rows."""
     twin = (pub.get("twin") or "").strip()
     meas = pick_measured(meas_rows)
-    line = {"measured": meas, "how": ""}
+    line = {"measured": meas, "how": "", "detail": ""}
     if twin.lower().startswith("none"):
         why, _, beside = twin.split(":", 1)[-1].partition(BESIDE)
-        text = f"no minelab twin: {why.strip()}"
+        detail = f"no minelab twin: {why.strip()}"
         beside = beside.strip()
+        short = NO_TWIN
         if beside:
             beside_rows = by_key.get((pub["item"], beside), [])
             ours = pick_measured(beside_rows)
             if ours is None:
                 why_not = stale_note(beside_rows)
-                text += f"; beside it, {beside}: not yet measured" + (f" ({why_not})" if why_not else "")
+                detail += f"; beside it, {beside}: not yet measured" + (f" ({why_not})" if why_not else "")
             else:
                 cmp, how = compare_beside(pub, ours)  # ours is shown in the line's minelab column
-                text += f"; beside it, {beside}: {cmp}"
+                detail += f"; beside it, {beside}: {cmp}"
+                short = f"{NO_TWIN}; beside it: {cmp.split(': ', 1)[-1]}"
                 line = {"measured": ours, "how": how}
-        return {**line, "category": NO_TWIN, "verdict": text}
+        return {**line, "category": NO_TWIN, "verdict": short, "detail": detail}
     if meas is None:
         why_not = stale_note(meas_rows)
-        return {**line, "category": NOT_YET, "verdict": NOT_YET + (f" ({why_not})" if why_not else "")}
+        if not meas_rows and twin.lower().startswith(DIFFERENCE):
+            (ia, qa), (ib, qb) = parse_difference(twin)
+            why_not = f"the claim needs '{ia} | {qa}' and '{ib} | {qb}' measured at one profile"
+        return {**line, "category": NOT_YET, "verdict": NOT_YET, "detail": why_not}
     v, how = judge(pub, meas)
     line["how"] = how
     chosen = (pub.get("chosen_to_match") or "").strip()
+    tried = [r for r in readings if r["item"] == pub["item"] and pub["quantity"] in r["scope_results"]]
+    listed = ("readings registered on this number: " + _readings_text(pub["quantity"], tried)) if tried else ""
+    if v == UNINFORMATIVE:
+        return {**line, "category": UNINFORMATIVE, "verdict": UNINFORMATIVE, "detail": how}
     if v in ("agrees", "bound met"):
         if chosen:
-            return {**line, "category": CHOSEN, "verdict": f"{v}, but by a reading chosen to match: {chosen}"}
-        return {**line, "category": AGREES if v == "agrees" else BOUND_MET, "verdict": v}
+            return {**line, "category": CHOSEN, "verdict": f"{v}, by a chosen reading",
+                    "detail": f"reading chosen to match: {chosen}"}
+        return {**line, "category": AGREES if v == "agrees" else BOUND_MET, "verdict": v, "detail": listed}
     if not v:
-        return {**line, "category": UNDECIDED, "verdict": "relation not classified"}
-    base = "differs" if v == "differs" else v.split(" (")[0]
-    cat, text = _cause_verdict(pub, base, meas, causes, by_key)
-    if cat == UNEXPLAINED and v.startswith("undecided"):
-        return {**line, "category": UNDECIDED, "verdict": v}
-    if cat == UNEXPLAINED and v == "bound not met":
-        return {**line, "category": BOUND_NOT_MET, "verdict": text}
-    return {**line, "category": cat, "verdict": text}
+        return {**line, "category": UNDECIDED, "verdict": "relation not classified", "detail": ""}
+    if v.startswith("undecided"):
+        return {**line, "category": UNDECIDED, "verdict": "undecided", "detail": f"{v}; {listed}".strip("; ")}
+    base = "differs" if v == "differs" else v
+    credited = [r for r in tried if r["credited"]]
+    if credited:
+        return {**line, "category": CAUSE, "verdict": f"{base}; credited reading: {credited[0]['reading']}",
+                "detail": listed}
+    short = f"{base}; {len(tried)} reading{'s' if len(tried) != 1 else ''} tried, none credited" if tried else base
+    category = BOUND_NOT_MET if v == "bound not met" else UNEXPLAINED
+    return {**line, "category": category, "verdict": short, "detail": listed}
 
 
-def ledger_lines(published: pd.DataFrame, measured: pd.DataFrame, causes: pd.DataFrame) -> pd.DataFrame:
-    """One row per published number of one paper: item, quantity, relation, published
-    (text), minelab (text, the measurement judged), profile, verdict, category, how."""
+def compare_program(pub: dict, ours: dict | None, prog: dict) -> str:
+    """The authors' program's number (a row of data/authors/<paper>.csv) set between the
+    paper's and ours: "agrees with the authors' program", "the authors' program gives ours,
+    not the paper's number", "differs from the authors' program too", "differs from the
+    authors' program" (ours agrees with the paper), with how the program stands to the paper."""
+    prog_v, _ = judge(pub, prog)
+    prog_paper = prog_v in ("agrees", "bound met")
+    if ours is None:
+        return "the authors' program " + ("agrees with the paper" if prog_paper else "differs from the paper")
+    diff = _f(ours["value"]) - _f(prog["value"])
+    se = math.hypot(*(x if not math.isnan(x) else 0.0 for x in
+                      (_se(ours["value"], ours["ci_low"], ours["ci_high"], ours.get("runs")),
+                       _se(prog["value"], prog["ci_low"], prog["ci_high"], prog.get("runs")))))
+    same = abs(diff) <= (_st.norm.ppf(1 - ALPHA / 2) * se if se > 0 else 0.0)
+    ours_paper = judge(pub, ours)[0] in ("agrees", "bound met")
+    if same:
+        return ("agrees with the authors' program, which agrees with the paper" if prog_paper else
+                "the authors' program gives ours, not the paper's number")
+    return "differs from the authors' program too" if not ours_paper else "differs from the authors' program"
+
+
+def ledger_lines(published: pd.DataFrame, measured: pd.DataFrame, readings: pd.DataFrame, twins: pd.DataFrame,
+                 programs: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per published number of one paper: item, quantity, relation, kind (number or
+    claim, `row_kind`), published (text), minelab (text, the measurement judged), profile,
+    verdict (short), category,
+    how (the test), detail (readings tried and the rest) and, where the authors' program
+    was run, program (its number) and program_verdict."""
     by_key = rows_by_key(measured)
-    causes_by: dict = {}
-    for c in causes.to_dict("records"):
-        causes_by.setdefault((c["item"], c["quantity"]), []).append(c)
+    pubs = published.to_dict("records")
+    results = reading_results(pubs, readings.to_dict("records"), twins.to_dict("records"), by_key)
+    prog_by = {} if programs is None else {(r["item"], r["quantity"]): r for r in programs.to_dict("records")}
     rows = []
-    for p in published.to_dict("records"):
-        key = (p["item"], p["quantity"])
-        line = classify(p, by_key.get(key, []), causes_by.get(key, []), by_key)
+    for p in pubs:
+        line = classify(p, twin_rows(p, by_key), results, by_key)
         m = line["measured"]
         rel = p.get("relation", "")
+        prog = prog_by.get((p["item"], p["quantity"]))
+        prog_text = "" if prog is None else (
+            fmt_value(prog["value"], prog["ci_low"], prog["ci_high"], prog.get("games"), prog.get("runs"))
+            + f" ({prog['program']} {str(prog['commit'])[:7]})")
+        prog_verdict = "" if prog is None else compare_program(p, m if line["category"] != NO_TWIN else None, prog)
         rows.append({
-            "item": p["item"], "quantity": p["quantity"], "relation": rel,
+            "item": p["item"], "quantity": p["quantity"], "relation": rel, "kind": row_kind(p),
             "published": (f"{rel} " if rel and rel != "=" else "")
             + fmt_value(p["value"], p["ci_low"], p["ci_high"], p["games"]),
             "minelab": "" if m is None else fmt_value(m["value"], m["ci_low"], m["ci_high"], m.get("games"),
                                                       m.get("runs")),
             "profile": "" if m is None else m.get("profile", ""),
-            "verdict": line["verdict"], "category": line["category"], "how": line["how"]})
-    return pd.DataFrame(rows, columns=["item", "quantity", "relation", "published", "minelab", "profile", "verdict",
-                                       "category", "how"])
+            "verdict": line["verdict"], "category": line["category"], "how": line["how"], "detail": line["detail"],
+            "program": prog_text, "program_verdict": prog_verdict})
+    return pd.DataFrame(rows, columns=["item", "quantity", "relation", "kind", "published", "minelab", "profile",
+                                       "verdict", "category", "how", "detail", "program", "program_verdict"])
 
 
-def cause_summary(published: pd.DataFrame, measured: pd.DataFrame, causes: pd.DataFrame) -> pd.DataFrame:
-    """Per tested cause (its text, within one item): on how many published numbers its
-    variant was run and how many it reproduces. A cause that reproduces only some of the
-    numbers it was tested on is weaker evidence than the per-number verdicts suggest: the
-    REPORT shows this beside the ledger."""
-    by_key = rows_by_key(measured)
-    pubs = {(p["item"], p["quantity"]): p for p in published.to_dict("records")}
-    rows: dict = {}
-    for c in causes.to_dict("records"):
-        p = pubs.get((c["item"], c["quantity"]))
-        variant = pick_measured(by_key.get((c["item"], c["variant"]), []))
-        if p is None or variant is None:
-            continue
-        row = rows.setdefault((c["item"], c["cause"]), {"item": c["item"], "cause": c["cause"], "tested on": 0,
-                                                       "reproduces": 0})
-        row["tested on"] += 1
-        row["reproduces"] += judge(p, variant)[0] in ("agrees", "bound met")
-    return pd.DataFrame(list(rows.values()), columns=["item", "cause", "tested on", "reproduces"])
+def row_kind(pub: dict) -> str:
+    """"claim" for a published row comparing two of the paper's quantities (a `difference:`
+    twin: the paper states an order, not a number), else "number". The headline counts
+    the two apart, so that one sentence written as many rows does not weigh as many numbers."""
+    return "claim" if (pub.get("twin") or "").strip().lower().startswith(DIFFERENCE) else "number"
+
+
+def reading_summary(published: pd.DataFrame, measured: pd.DataFrame, readings: pd.DataFrame,
+                    twins: pd.DataFrame) -> pd.DataFrame:
+    """Per registered reading of one paper: item, reading, kind, change, support, scope (n
+    numbers), run, reproduces (k), credited and status: the forking paths, all visible."""
+    res = reading_results(published.to_dict("records"), readings.to_dict("records"), twins.to_dict("records"),
+                          rows_by_key(measured))
+    cols = ["item", "reading", "kind", "change", "support", "n", "run", "k", "credited", "status"]
+    return pd.DataFrame([{c: r[c] for c in cols} for r in res], columns=cols)
 
 
 def counts(lines: pd.DataFrame) -> dict:
-    """The ledger's figures for a set of lines: published numbers, with a twin, each category.
-    A number not yet reproduced has a twin that has not been measured: it counts among the
-    numbers with a twin (the share's denominator) and not among the explained ones."""
+    """The ledger's figures for a set of lines: published numbers, with a twin, each
+    category, and the headline's two shares of the numbers with a twin: `reproduced share`
+    (agrees or meets its bound) and `explained share` (those, or a credited reading). A
+    number not yet reproduced has a twin that has not been measured: it counts among the
+    numbers with a twin (the shares' denominator)."""
     out = {"published": len(lines)}
     cats = lines["category"].value_counts()
     out.update({c: int(cats.get(c, 0)) for c in CATEGORIES})
     out["with a twin"] = out["published"] - out[NO_TWIN]
-    good = sum(out[c] for c in GOOD)
-    out["explained share"] = good / out["with a twin"] if out["with a twin"] else float("nan")
+    n = out["with a twin"]
+    out["reproduced share"] = sum(out[c] for c in REPRODUCED) / n if n else float("nan")
+    out["explained share"] = sum(out[c] for c in GOOD) / n if n else float("nan")
     return out
 
 
-__all__ = ["CATEGORIES", "GOOD", "BESIDE", "verdict", "judge", "classify", "compare_beside", "ledger_lines", "counts",
-           "cause_summary", "rounding_of", "is_proportion", "pick_measured", "rows_by_key", "fmt_value"]
+__all__ = ["CATEGORIES", "GOOD", "REPRODUCED", "BESIDE", "KINDS", "verdict", "judge", "classify", "compare_beside",
+           "compare_program", "ledger_lines", "counts", "reading_results", "reading_summary", "difference_row",
+           "twin_rows", "row_kind", "in_scope", "parse_difference", "parse_range", "rounding_of", "is_proportion",
+           "pick_measured", "rows_by_key", "fmt_value"]

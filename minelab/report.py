@@ -33,9 +33,11 @@ import pandas as pd
 
 from ._version import __version__
 from .atomic import atomic_write
-from .ledger import (CATEGORIES as _CATEGORIES, CAUSES_COLUMNS as _CAUSES_COLUMNS, cause_summary as _cause_summary,
-                     counts as _counts, fmt_value as _fmt_value, judge as _judge, ledger_lines as _ledger_lines,
-                     rounding_of as _rounding_of, rows_by_key as _rows_by_key, verdict)
+from .ledger import (AUTHORS_COLUMNS as _AUTHORS_COLUMNS, CATEGORIES as _CATEGORIES, KINDS as _KINDS,
+                     READINGS_COLUMNS as _READINGS_COLUMNS, TWINS_COLUMNS as _TWINS_COLUMNS, counts as _counts,
+                     fmt_value as _fmt_value, judge as _judge, ledger_lines as _ledger_lines,
+                     reading_summary as _reading_summary, rounding_of as _rounding_of, rows_by_key as _rows_by_key,
+                     parse_difference as _parse_difference, parse_range as _parse_range, verdict)
 from .paths import figures_root, golden_digests, published_dir
 from .profiles import PROFILES
 
@@ -57,11 +59,16 @@ PAPERS: dict[str, str] = {
 
 # twin: "" when minelab measures the same quantity (same item and quantity in measured.csv),
 # "none: <why>" for a published program minelab does not implement (shown beside, not judged;
-# "none: <why>; beside: <quantity>" names a measured quantity of the same item to compare it with);
+# "none: <why>; beside: <quantity>" names a measured quantity of the same item to compare it with),
+# "difference: <item A> | <quantity A> minus <item B> | <quantity B>" for a claim about two of
+# the paper's quantities (a comparison, one step of an ordering): ours is the difference of
+# the two measured quantities, with its interval (minelab.ledger.difference_row);
 # chosen_to_match: why minelab's reading was chosen because it matched this number (the
-# agreement then is not counted), else "".
+# agreement then is not counted), else "";
+# range: "low..high", every value the quantity can take (a rank among 7 agents: "1..7"), so
+# that a verdict whose interval covers all of them is "uninformative"; "" when unbounded.
 PUBLISHED_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", "games", "source", "note", "relation",
-                     "twin", "chosen_to_match")
+                     "twin", "chosen_to_match", "range")
 ITEMS_COLUMNS = ("paper", "item", "title", "notebook", "function", "issue", "files")
 # runs: independent runs the value averages (its interval is then a t-interval over runs);
 # empty for one run or an independent-games measurement (Wilson).
@@ -514,7 +521,16 @@ def load_published(paper: str, directory: str | os.PathLike | None = None) -> pd
             problems.append(f"line {line}: relation {rec['relation']!r} is not one of "
                             f"{', '.join(repr(r) for r in RELATIONS)}")
         if rec["twin"] and not rec["twin"].lower().startswith("none:"):
-            problems.append(f"line {line}: twin {rec['twin']!r} must be empty or 'none: <why>'")
+            try:
+                _parse_difference(rec["twin"])
+            except ValueError as exc:
+                problems.append(f"line {line}: twin {rec['twin']!r} must be empty, 'none: <why>' or "
+                                f"'difference: <item A> | <quantity A> minus <item B> | <quantity B>' ({exc})")
+        if rec["range"]:
+            try:
+                _parse_range(rec["range"])
+            except ValueError as exc:
+                problems.append(f"line {line}: range {rec['range']!r}: {exc}")
         lo, hi = (_as_float(rec[c], c) if _is_number(rec[c]) else math.nan for c in ("ci_low", "ci_high"))
         if rec["relation"] == "≈" and (math.isnan(lo) or math.isnan(hi)):
             problems.append(f"line {line}: relation '≈' needs ci_low and ci_high (the range the wording implies)")
@@ -539,37 +555,93 @@ def _is_number(text) -> bool:
         return False
 
 
-def load_causes(directory: str | os.PathLike | None = None) -> pd.DataFrame:
-    """Tested causes of differences, data/published/causes.csv: paper, item, quantity (the
-    published number), variant (a measured quantity of the same item: the variant run
-    beside), cause (what the variant changes) and experiment (the function that runs it).
-    A cause counts only when its variant's measured number agrees with the published one
-    (see minelab.ledger); otherwise it is listed as tested and rejected."""
-    path = _published_dir(directory) / "causes.csv"
+def load_readings(directory: str | os.PathLike | None = None) -> pd.DataFrame:
+    """The registered readings, data/published/readings.csv: paper, item, reading (its
+    name), kind (text / program / open / none: its support), change, support (the sentence
+    and its place, or the program's file), scope (";"-separated glob patterns over the
+    item's published quantities: every number the change affects) and experiment (the
+    function that runs it). See minelab.ledger for how a reading is credited."""
+    path = _published_dir(directory) / "readings.csv"
     if not path.exists():
-        return pd.DataFrame(columns=list(_CAUSES_COLUMNS))
-    df = _read_strict_csv(path, _CAUSES_COLUMNS, "causes")
-    bad = sorted(set(df["paper"]) - set(PAPERS))
-    empty = [i + 2 for i, r in enumerate(df.to_dict("records")) if not all(r[c] for c in _CAUSES_COLUMNS[:5])]
-    if bad or empty:
-        raise ValueError(f"{path}: malformed causes CSV: " + (f"unknown paper(s) {bad} " if bad else "")
-                         + (f"empty field on line(s) {empty} (paper, item, quantity, variant, cause are required)"
-                            if empty else ""))
+        return pd.DataFrame(columns=list(_READINGS_COLUMNS))
+    df = _read_strict_csv(path, _READINGS_COLUMNS, "readings")
+    problems = []
+    for i, r in enumerate(df.to_dict("records")):
+        line = i + 2
+        if r["paper"] not in PAPERS:
+            problems.append(f"line {line}: unknown paper {r['paper']!r}")
+        empty = [c for c in ("item", "reading", "change", "support", "scope") if not r[c]]
+        if empty:
+            problems.append(f"line {line}: empty {', '.join(empty)}")
+        if r["kind"] not in _KINDS:
+            problems.append(f"line {line}: kind {r['kind']!r} is not one of {', '.join(_KINDS)}")
+    dup = df.duplicated(["paper", "item", "reading"])
+    if dup.any():
+        problems.append("repeated (paper, item, reading) "
+                        f"{list(zip(df.loc[dup, 'paper'], df.loc[dup, 'item'], df.loc[dup, 'reading']))}")
+    if problems:
+        raise ValueError(f"{path}: malformed readings CSV: " + "; ".join(problems[:10]))
     return df
+
+
+def load_reading_twins(directory: str | os.PathLike | None = None) -> pd.DataFrame:
+    """data/published/reading_twins.csv: per published number (paper, item, quantity) and
+    registered reading, the measured quantity of the same item that is the reading's run
+    (variant). Each row must name a registered reading."""
+    path = _published_dir(directory) / "reading_twins.csv"
+    if not path.exists():
+        return pd.DataFrame(columns=list(_TWINS_COLUMNS))
+    df = _read_strict_csv(path, _TWINS_COLUMNS, "reading twins")
+    known = set(zip(*(load_readings(directory)[c] for c in ("paper", "item", "reading"))))
+    bad = [i + 2 for i, r in enumerate(df.to_dict("records"))
+           if not all(r.values()) or (r["paper"], r["item"], r["reading"]) not in known]
+    if bad:
+        raise ValueError(f"{path}: malformed reading twins CSV: line(s) {bad[:10]} have an empty field or name a "
+                         "reading that readings.csv does not register")
+    return df
+
+
+def authors_dir() -> Path:
+    """data/authors/: the numbers of the papers' own programs, run by tools/authors/."""
+    return published_dir().parent / "authors"
+
+
+def load_authors(paper: str, directory: str | os.PathLike | None = None) -> pd.DataFrame:
+    """The authors' program's numbers for one paper (data/authors/<paper>.csv, written by
+    the harness under tools/authors/): item, quantity (a published quantity, or a labelled
+    variant of the program), value with its 95% interval, games, runs, program, commit,
+    command, seeds, note. Empty when the program was not run for this paper."""
+    _check_paper(paper)
+    path = (Path(directory) if directory is not None else authors_dir()) / f"{paper}.csv"
+    if not path.exists():
+        return pd.DataFrame(columns=list(_AUTHORS_COLUMNS))
+    df = _read_strict_csv(path, _AUTHORS_COLUMNS, "authors' program")
+    out = df.copy()
+    try:
+        for col in ("value", "ci_low", "ci_high"):
+            out[col] = [_as_float(v, col) for v in df[col]]
+        out["games"] = pd.array([_as_games(v, "games") for v in df["games"]], dtype="Int64")
+        out["runs"] = pd.array([_as_games(v, "runs") for v in df["runs"]], dtype="Int64")
+    except ValueError as exc:
+        raise ValueError(f"{path}: malformed authors' program CSV: {exc}") from None
+    if (df["commit"] == "").any() or (df["command"] == "").any():
+        raise ValueError(f"{path}: malformed authors' program CSV: every row needs its commit and command")
+    return out
 
 
 def ledger(paper: str | None = None, *, published_dir: str | os.PathLike | None = None) -> pd.DataFrame:
     """Every published number (of one paper, or all) with the measurement judged, its
-    verdict and ledger category (minelab.ledger), computed from data/published/ and
-    figures/<paper>/measured.csv.
+    verdict (a few words), ledger category, how it was decided and the detail behind it
+    (minelab.ledger), computed from data/published/, figures/<paper>/measured.csv and
+    data/authors/ (the `program` and `program_verdict` columns).
 
         ledger("buffet2012").groupby("category").size()
     """
-    causes = load_causes(published_dir)
+    readings, twins = load_readings(published_dir), load_reading_twins(published_dir)
     parts = []
     for p in ([_check_paper(paper)] if paper is not None else list(PAPERS)):
         lines = _ledger_lines(_published_or_empty(p, published_dir), load_measured(p),
-                                     causes[causes["paper"] == p])
+                              readings[readings["paper"] == p], twins[twins["paper"] == p], load_authors(p))
         parts.append(lines.assign(paper=p))
     out = pd.concat(parts, ignore_index=True)
     return out[["paper"] + [c for c in out.columns if c != "paper"]]
@@ -622,35 +694,65 @@ def _published_or_empty(paper: str, directory) -> pd.DataFrame:
         return pd.DataFrame(columns=list(PUBLISHED_COLUMNS))
 
 
-def _comparison_rows(pub: pd.DataFrame, meas: pd.DataFrame, lines: pd.DataFrame) -> list[list[str]]:
+def detail_anchor(paper: str, item: str, quantity: str) -> str:
+    """The id of a ledger line's detail in REPORT.md (stable: from its paper, item and quantity)."""
+    return "d-" + re.sub(r"[^a-z0-9]+", "-", f"{paper} {item} {quantity}".lower()).strip("-")
+
+
+def _verdict_cell(paper: str, line: dict) -> str:
+    cell = line["verdict"]
+    if line.get("detail") or line.get("how"):
+        cell += f" ([detail](#{detail_anchor(paper, line['item'], line['quantity'])}))"
+    return cell
+
+
+def _comparison_rows(pub: pd.DataFrame, meas: pd.DataFrame, lines: pd.DataFrame,
+                     paper: str = "", program: bool = False) -> list[list[str]]:
     """Rows of a section's table: each published number with the measurement the ledger
-    judged and its verdict, then its other profiles (their verdicts in parentheses, not
+    judged and its short verdict (linked to its detail), the authors' program's number and
+    verdict when `program`, then its other profiles (their verdicts in parentheses, not
     counted; a stale one says why it is not judged), then numbers minelab measured that
     have no published value."""
     rows = []
     measured_by_key = _rows_by_key(meas)  # (item, quantity) -> its rows, one per profile measured
     by_line = {(r["item"], r["quantity"]): r for r in lines.to_dict("records")}
     seen = set()
+    blank = ["", ""] if program else []
     for p in pub.to_dict("records"):
         key = (p["item"], p["quantity"])
         seen.add(key)
         line = by_line[key]
-        published = line["published"] + " (published)"
-        how = f" [{line['how']}]" if line["how"] else ""  # which test decided it
-        rows.append([p["quantity"], published, line["minelab"] or "—", line["profile"], line["verdict"] + how])
+        extra = [line["program"] or "—", line["program_verdict"]] if program else []
+        rows.append([p["quantity"], line["published"] + " (published)", line["minelab"] or "—", line["profile"],
+                     _verdict_cell(paper, line), *extra])
         for m in measured_by_key.get(key, []):
             if m["profile"] == line["profile"] and not m.get("stale"):
                 continue
             v, _ = _judge(p, m)
             note = (_stale_cell(m) if m.get("stale") else f"({v}; not counted: smaller profile)" if v else "")
             rows.append(["", "", _fmt_value(m["value"], m["ci_low"], m["ci_high"], m["games"], m["runs"]),
-                         m["profile"], note])
+                         m["profile"], note, *blank])
     for m in meas.to_dict("records"):
         if (m["item"], m["quantity"]) not in seen:
             rows.append([m["quantity"], "no published value",
                          _fmt_value(m["value"], m["ci_low"], m["ci_high"], m["games"], m["runs"]),
-                         m["profile"], _stale_cell(m) if m.get("stale") else ""])
+                         m["profile"], _stale_cell(m) if m.get("stale") else "", *blank])
     return rows
+
+
+def details_markdown(paper: str, lines: pd.DataFrame) -> list[str]:
+    """A paper's verdict details: per ledger line with any, how it was decided and the
+    readings tried on it (each with its status on its whole scope), under the anchor its
+    table cell links to."""
+    out = []
+    for r in lines.to_dict("records"):
+        if not (r.get("detail") or r.get("how")):
+            continue
+        out += [f'<a id="{detail_anchor(paper, r["item"], r["quantity"])}"></a>',
+                f"- **{r['item']}, {r['quantity']}**: {r['verdict']}"
+                + (f"; decided by: {r['how']}" if r.get("how") else "")
+                + (f". {r['detail']}" if r.get("detail") else ""), ""]
+    return ["### Verdict details", "", *out] if out else []
 
 
 def _stale_cell(m: dict) -> str:
@@ -658,6 +760,7 @@ def _stale_cell(m: dict) -> str:
 
 
 COMPARISON_HEADER = ["quantity", "published", "minelab (95% CI, games)", "profile", "verdict"]
+PROGRAM_HEADER = ["the authors' program (95% CI)", "ours against the authors' program"]
 COMPARE_COLUMNS = ["item", "quantity", "relation", "published", "minelab", "ci_low", "ci_high", "games", "runs",
                    "profile", "verdict"]
 
@@ -720,56 +823,84 @@ def compare(paper: str, item: str | None = None, *,
     return out[COMPARE_COLUMNS]
 
 
-_LEDGER_HEADER = ["document", "published numbers", "with a twin", "agrees", "bound met", "differs: tested cause",
-                  "differs: unexplained", "bound not met", "undecided", "agrees by a chosen reading (not counted)",
-                  "not yet reproduced", "no minelab twin", "agrees, bound met or tested cause"]
+_LEDGER_HEADER = ["document", "published numbers", "with a twin", *_CATEGORIES, "agrees or bound met",
+                  "with credited readings", "readings tried"]
 
 
-def _ledger_row(name: str, lines: pd.DataFrame) -> list[str]:
+def _ledger_row(name: str, lines: pd.DataFrame, readings: int) -> list[str]:
     c = _counts(lines)
-    share = "" if math.isnan(c["explained share"]) else f"{c['explained share']:.0%}"
-    return [name, c["published"], c["with a twin"], *(c[k] for k in _CATEGORIES), share]
+
+    def pct(x):
+        return "" if math.isnan(x) else f"{x:.0%}"
+    return [name, c["published"], c["with a twin"], *(c[k] for k in _CATEGORIES), pct(c["reproduced share"]),
+            pct(c["explained share"]), readings]
 
 
-def ledger_markdown(all_lines: pd.DataFrame) -> list[str]:
-    """The ledger's opening table (per document and in total) and how to read it."""
-    rows = [_ledger_row(f"[{p}](#{p})", all_lines[all_lines["paper"] == p]) for p in PAPERS]
-    rows.append(_ledger_row("**total**", all_lines))
+def ledger_markdown(all_lines: pd.DataFrame, readings: pd.DataFrame | None = None) -> list[str]:
+    """The ledger's opening tables, published numbers and claims apart (per document and in
+    total, with the headline's two shares and the readings tried), and how to read them."""
+    readings = load_readings() if readings is None else readings
+    tried = readings["paper"].value_counts()
+
+    def table(lines):
+        rows = [_ledger_row(f"[{p}](#{p})", lines[lines["paper"] == p], int(tried.get(p, 0))) for p in PAPERS]
+        rows.append(_ledger_row("**total**", lines, len(readings)))
+        return _pipe_table([_md_cell(h) for h in _LEDGER_HEADER], [[str(x) for x in r] for r in rows])
+
+    kind = all_lines["kind"] if "kind" in all_lines else pd.Series("number", index=all_lines.index)
+    numbers, claims = all_lines[kind != "claim"], all_lines[kind == "claim"]
+    c = _counts(numbers)
+
+    def pct(x):
+        return "" if math.isnan(x) else f"{x:.0%}"
     return [
         "## Ledger: every published number and its verdict", "",
+        f"**Headline:** of the {c['with a twin']} published numbers minelab measures, "
+        f"{pct(c['reproduced share'])} agree or meet their bound; {pct(c['explained share'])} with the numbers "
+        "a credited reading explains. Claims comparing two of a paper's quantities are counted apart, below.", "",
         "Each published number (`data/published/<paper>.csv`, with the relation its source states) is set "
         "against minelab's twin (the same quantity, largest profile measured) and given a computed verdict "
-        "(`minelab.ledger`): *agrees* (a point value inside our interval, or a prediction interval of one run "
-        "when our number is a mean of independent runs, or a two-proportion test at 0.05 when the source gives "
-        "its game count; an approximation whose implied range meets our interval), *bound met* / *bound not met*, "
-        "*differs: tested cause* (a variant run beside, named in `data/published/causes.csv`, reproduces the "
-        "published number), *differs: unexplained*, *undecided* (our interval meets a bound), *not yet "
-        "reproduced*, or *no minelab twin* (a program minelab does not implement, shown beside; where a "
-        "quantity of ours is set beside it, the difference in points with its 95% interval and which is higher). "
-        "An agreement obtained by a reading chosen to match the number is not counted. The last column is the "
-        "share of the numbers with a twin (those not yet reproduced included) that agree, meet their bound or "
-        "differ for a tested cause.", "",
-        _pipe_table([_md_cell(h) for h in _LEDGER_HEADER], [[str(x) for x in r] for r in rows]), ""]
+        "(`minelab.ledger`). One interval serves every relation: the 95% prediction interval of one run when "
+        "our number is a mean of independent runs, else our 95% interval (a two-proportion test when both "
+        "sides are win rates with game counts). "
+        "*agrees* / *bound met* / *bound not met* / *undecided* (the interval meets the bound) / "
+        "*uninformative* (the interval covers every value the quantity can take) / *differs: credited reading* "
+        "(a registered reading, `data/published/readings.csv`, with support in the text or the authors' "
+        "program, reproduces every number in its scope) / *differs: unexplained* (readings tried are listed "
+        "in the detail, each with how many of its scope it reproduces) / *not yet reproduced* / *no minelab "
+        "twin* (another program, shown beside). An agreement by a reading chosen to match is not counted. "
+        "The two shares are of the numbers with a twin: those that agree or meet their bound, and those "
+        "together with the ones a credited reading explains.", "",
+        table(numbers), "",
+        "### Claims: comparisons and orderings the papers state", "",
+        "A claim about two of a paper's quantities (\"only slightly better\", one step of an ordering) is a "
+        "row whose twin is the difference of our two measured quantities, with the reading of its words "
+        "written in its note before the numbers were computed. A claim stated for every point of a figure is "
+        "one row per point.", "",
+        table(claims), ""]
 
 
-def causes_markdown(published_dir=None) -> list[str]:
-    """The tested causes, each with how many of the published numbers it was run against
-    it reproduces (minelab.ledger.cause_summary), per paper."""
-    causes = load_causes(published_dir)
+def readings_markdown(published_dir=None) -> list[str]:
+    """Every registered reading, paper by paper: its kind of support, what it changes, and
+    how many numbers of its scope it reproduces (minelab.ledger.reading_summary)."""
+    readings, twins = load_readings(published_dir), load_reading_twins(published_dir)
     rows = []
     for p in PAPERS:
-        part = causes[causes["paper"] == p]
+        part = readings[readings["paper"] == p]
         if part.empty:
             continue
-        summary = _cause_summary(_published_or_empty(p, published_dir), load_measured(p), part)
-        rows += [[p, r["item"], r["cause"], str(r["tested on"]), str(r["reproduces"])]
-                 for r in summary.to_dict("records")]
+        summary = _reading_summary(_published_or_empty(p, published_dir), load_measured(p), part,
+                                   twins[twins["paper"] == p])
+        rows += [[p, r["item"], r["reading"], r["kind"], r["change"], r["support"], f"{r['run']} of {r['n']}",
+                  r["status"]] for r in summary.to_dict("records")]
     if not rows:
         return []
-    return ["### Tested causes: how often each reproduces the numbers it was run against", "",
-            "A variant that reproduces some numbers of an item and not others is weaker evidence than each "
-            "number's verdict alone suggests (several variants tried on one number can match one by chance).", "",
-            _pipe_table(["paper", "item", "cause (the variant run beside)", "tested on", "reproduces"], rows), ""]
+    return ["### Registered readings", "",
+            "Each reading was written down (what it changes, its support, its scope: every published number the "
+            "change affects) before it ran. It is credited only when it reproduces every number in its scope; a "
+            "reading without support is never credited.", "",
+            _pipe_table(["paper", "item", "reading", "support kind", "what it changes", "support", "run",
+                         "status"], [[_md_cell(c) for c in r] for r in rows]), ""]
 
 
 def _item_section(paper: str, it: dict, folder: Path, base: Path, published: pd.DataFrame,
@@ -792,7 +923,10 @@ def _item_section(paper: str, it: dict, folder: Path, base: Path, published: pd.
     else:
         if pub.empty:
             sec += ["No numeric published value (figure only); minelab measured:", ""]
-        sec.append(_pipe_table(COMPARISON_HEADER, _comparison_rows(pub, meas, lines[lines["item"] == item])))
+        item_lines = lines[lines["item"] == item]
+        program = bool((item_lines["program"] != "").any())
+        sec.append(_pipe_table(COMPARISON_HEADER + (PROGRAM_HEADER if program else []),
+                               _comparison_rows(pub, meas, item_lines, paper, program)))
     return sec + [""]
 
 
@@ -818,8 +952,8 @@ def build_report(path: str | os.PathLike | None = None, *,
         "`data/published/` and are labelled \"published\"; minelab's carry their 95% interval and "
         "game count (or runs), and the profile they were run with). Written by `minelab.report.build_report()` "
         "(`make reproduce`) from the data; do not edit by hand.", "",
-        *ledger_markdown(all_lines),
-        *causes_markdown(published_dir),
+        *ledger_markdown(all_lines, load_readings(published_dir)),
+        *readings_markdown(published_dir),
         "| paper | figures and tables | with a notebook | measured numbers |",
         "|---|---:|---:|---:|",
     ]
@@ -843,14 +977,17 @@ def build_report(path: str | os.PathLike | None = None, *,
         if extra_items:
             rows = [[item] + row for item in extra_items
                     for row in _comparison_rows(published[published["item"] == item],
-                                                measured[measured["item"] == item], lines[lines["item"] == item])]
+                                                measured[measured["item"] == item], lines[lines["item"] == item],
+                                                paper)]
             sec += ["### Other measured checks", "", _pipe_table(["item"] + COMPARISON_HEADER, rows), ""]
+        sec += details_markdown(paper, lines)
         sections += sec
     text = "\n".join(head + sections).rstrip() + "\n"
     return _write_text(path, text)
 
 
-__all__ = ["PAPERS", "PROFILES", "RELATIONS", "verdict", "ledger", "load_causes", "ledger_markdown", "causes_markdown",
+__all__ = ["PAPERS", "PROFILES", "RELATIONS", "verdict", "ledger", "load_readings", "load_reading_twins",
+           "load_authors", "ledger_markdown", "readings_markdown", "details_markdown", "detail_anchor",
            "PaperResult",
            "publish", "output_name", "figures_dir",
            "save_figure", "save_table",

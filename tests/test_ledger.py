@@ -51,34 +51,130 @@ def test_two_proportion_test_counts_both_sides():
     assert ledger.verdict("=", 0.80, NAN, NAN, 0.78, 0.7774, 0.7826) == "differs"  # without the count
 
 
+def _reading(name="the authors' code", kind="program", scope="win rate, *", item="Table 1"):
+    return {"paper": "buffet2012", "item": item, "reading": name, "kind": kind, "change": "x", "support": "y",
+            "scope": scope, "experiment": "f()"}
+
+
+def _cat(p, rows, readings=(), twins=(), extra=(), published=None):
+    by_key = {}
+    for r in [*rows, *extra]:
+        by_key.setdefault((r["item"], r["quantity"]), []).append(r)
+    results = ledger.reading_results(published or [p], list(readings), list(twins), by_key)
+    return ledger.classify(p, rows, results, by_key)
+
+
 def test_classify_every_category():
-    causes = [{"item": "Table 1", "quantity": "win rate, 8x8x10", "variant": "win rate, 8x8x10 [variant: code]",
-               "cause": "the authors' code", "experiment": "f()"}]
+    reading = _reading()
+    twin = {"paper": "buffet2012", "item": "Table 1", "quantity": "win rate, 8x8x10", "reading": "the authors' code",
+            "variant": "win rate, 8x8x10 [variant: code]"}
     variant_ok = meas(0.50, 0.49, 0.51, quantity="win rate, 8x8x10 [variant: code]")
     variant_bad = meas(0.40, 0.39, 0.41, quantity="win rate, 8x8x10 [variant: code]")
     main_bad = [meas(0.45, 0.44, 0.46)]
+    assert _cat(pub(), [meas(0.5, 0.49, 0.51)])["category"] == ledger.AGREES
+    line = _cat(pub(), main_bad, [reading], [twin], [variant_ok])
+    assert line["category"] == ledger.CAUSE and "the authors' code" in line["verdict"]
+    assert "credited: reproduces all 1" in line["detail"]
+    line = _cat(pub(), main_bad, [reading], [twin], [variant_bad])
+    assert line["category"] == ledger.UNEXPLAINED and "1 reading tried, none credited" in line["verdict"]
+    assert "partial: 0 of 1" in line["detail"]
+    never_run = _cat(pub(), main_bad, [reading], [twin])  # variant never run: not a credited reading
+    assert never_run["category"] == ledger.UNEXPLAINED and "not run" in never_run["detail"]
+    assert _cat(pub(), main_bad)["category"] == ledger.UNEXPLAINED
+    assert _cat(pub(relation="<", value=0.1), main_bad)["category"] == ledger.BOUND_NOT_MET
+    assert _cat(pub(relation="<", value=0.9), main_bad)["category"] == ledger.BOUND_MET
+    assert _cat(pub(relation="<", value=0.455), main_bad)["category"] == ledger.UNDECIDED
+    assert _cat(pub(), [])["category"] == ledger.NOT_YET
+    assert _cat(pub(twin="none: another program"), main_bad)["category"] == ledger.NO_TWIN
+    chosen = _cat(pub(chosen_to_match="picked because it matched"), [meas(0.5, 0.49, 0.51)])
+    assert chosen["category"] == ledger.CHOSEN and "chosen" in chosen["verdict"]
+    assert _cat(pub(range="0..1"), [meas(0.5, -0.1, 1.2)])["category"] == ledger.UNINFORMATIVE
 
-    def cat(p, rows, cs=(), extra=()):
-        by_key = {}
-        for r in [*rows, *extra]:
-            by_key.setdefault((r["item"], r["quantity"]), []).append(r)
-        return ledger.classify(p, rows, list(cs), by_key)
 
-    assert cat(pub(), [meas(0.5, 0.49, 0.51)])["category"] == ledger.AGREES
-    line = cat(pub(), main_bad, causes, [variant_ok])
-    assert line["category"] == ledger.CAUSE and "the authors' code" in line["verdict"] and "f()" in line["verdict"]
-    line = cat(pub(), main_bad, causes, [variant_bad])
-    assert line["category"] == ledger.UNEXPLAINED and "tested: the authors' code" in line["verdict"]
-    assert cat(pub(), main_bad, causes)["category"] == ledger.UNEXPLAINED  # variant never run: not a tested cause
-    assert "not yet run" in cat(pub(), main_bad, causes)["verdict"]
-    assert cat(pub(), main_bad)["category"] == ledger.UNEXPLAINED
-    assert cat(pub(relation="<", value=0.1), main_bad)["category"] == ledger.BOUND_NOT_MET
-    assert cat(pub(relation="<", value=0.9), main_bad)["category"] == ledger.BOUND_MET
-    assert cat(pub(relation="<", value=0.455), main_bad)["category"] == ledger.UNDECIDED
-    assert cat(pub(), [])["category"] == ledger.NOT_YET
-    assert cat(pub(twin="none: another program"), main_bad)["category"] == ledger.NO_TWIN
-    chosen = cat(pub(chosen_to_match="picked because it matched"), [meas(0.5, 0.49, 0.51)])
-    assert chosen["category"] == ledger.CHOSEN and "chosen to match" in chosen["verdict"]
+def test_a_reading_is_credited_only_when_it_reproduces_its_whole_scope():
+    """Scope comes from the change: a reading that matches one number of three (the others
+    failing or never run) credits nothing; one without support never credits."""
+    pubs = [pub(quantity=f"win rate, {lv}", value=0.5) for lv in ("a", "b", "c")]
+    rows = [meas(0.45, 0.44, 0.46, quantity=f"win rate, {lv}") for lv in ("a", "b", "c")]
+
+    def twins(reading, levels):
+        return [{"paper": "buffet2012", "item": "Table 1", "quantity": f"win rate, {lv}", "reading": reading,
+                 "variant": f"win rate, {lv} [{reading}]"} for lv in levels]
+
+    def variants(reading, values):
+        return [meas(v, v - 0.01, v + 0.01, quantity=f"win rate, {lv} [{reading}]") for lv, v in values.items()]
+
+    def line(reading, tw, extra):
+        return _cat(pubs[0], rows[:1], [reading], tw, [*rows[1:], *extra], published=pubs)
+
+    r = _reading("r")
+    # runs on one number only (where it matches): partial, 2 not run
+    partial = line(r, twins("r", "a"), variants("r", {"a": 0.5}))
+    assert partial["category"] == ledger.UNEXPLAINED and "partial: 1 of 3 (2 not run)" in partial["detail"]
+    # runs everywhere, fails on one: partial
+    mixed = line(r, twins("r", "abc"), variants("r", {"a": 0.5, "b": 0.5, "c": 0.3}))
+    assert mixed["category"] == ledger.UNEXPLAINED and "partial: 2 of 3" in mixed["detail"]
+    # reproduces all three: credited
+    full = line(r, twins("r", "abc"), variants("r", {"a": 0.5, "b": 0.5, "c": 0.5}))
+    assert full["category"] == ledger.CAUSE
+    # the same with no support: not credited
+    bare = _reading("r", kind="none")
+    unsupported = line(bare, twins("r", "abc"), variants("r", {"a": 0.5, "b": 0.5, "c": 0.5}))
+    assert unsupported["category"] == ledger.UNEXPLAINED and "no support" in unsupported["detail"]
+    summary = ledger.reading_summary(pd.DataFrame(pubs), pd.DataFrame([*rows, *variants("r", {"a": 0.5})]),
+                                     pd.DataFrame([r]), pd.DataFrame(twins("r", "abc")))
+    assert summary.iloc[0][["n", "run", "k", "credited"]].tolist() == [3, 1, 1, False]
+
+
+def test_one_interval_rule_for_points_approximations_and_bounds():
+    # mean 0.72 of 3 runs, t-interval +-0.01: one more run lies within about +-0.02
+    assert ledger.verdict(">", 0.70, NAN, NAN, 0.72, 0.71, 0.73) == "bound met"  # one run: its own interval
+    assert ledger.verdict(">", 0.70, NAN, NAN, 0.72, 0.71, 0.73, runs=3).startswith("undecided")
+    assert ledger.verdict(">", 0.60, NAN, NAN, 0.72, 0.71, 0.73, runs=3) == "bound met"
+    assert ledger.verdict("<", 0.705, NAN, NAN, 0.72, 0.71, 0.73, runs=3).startswith("undecided")
+    assert ledger.verdict("<", 0.70, NAN, NAN, 0.72, 0.71, 0.73) == "bound not met"
+
+
+def test_uninformative_when_the_interval_covers_every_possible_value():
+    # a rank among 7 agents: runs 4, 4, 2 -> the prediction interval covers 1..7
+    low, high = 10 / 3 - 2.868, 10 / 3 + 2.868
+    assert ledger.verdict("=", 2, NAN, NAN, 10 / 3, low, high, runs=3, span=(1, 7)) == ledger.UNINFORMATIVE
+    assert ledger.verdict("=", 2, NAN, NAN, 10 / 3, low, high, runs=3) == "agrees"  # without the range it "agrees"
+    assert ledger.verdict("=", 2, NAN, NAN, 2.2, 1.9, 2.5, runs=30, span=(1, 7)) == "agrees"
+    with pytest.raises(ValueError, match="low..high"):
+        ledger.parse_range("7")
+
+
+def test_a_claim_about_two_quantities_is_judged_on_their_difference():
+    twin = "difference: Conditional model | success rate, 1 mines minus Marginal model | success rate, 1 mines"
+    claim = pub("Conditional minus Marginal, 1 mine", 0.05, relation="≤", item="Model comparison", twin=twin)
+    a = meas(0.95, 0.94, 0.96, games=10**5, item="Conditional model", quantity="success rate, 1 mines")
+    b = meas(0.75, 0.74, 0.76, games=10**5, item="Marginal model", quantity="success rate, 1 mines")
+    by_key = ledger.rows_by_key(pd.DataFrame([a, b]))
+    rows = ledger.twin_rows(claim, by_key)
+    assert len(rows) == 1 and rows[0]["value"] == pytest.approx(0.20)
+    assert rows[0]["ci_high"] - rows[0]["value"] == pytest.approx(math.hypot(0.01, 0.01))
+    assert ledger.classify(claim, rows, [], by_key)["category"] == ledger.BOUND_NOT_MET
+    assert ledger.classify({**claim, "value": 0.3}, rows, [], by_key)["category"] == ledger.BOUND_MET
+    # means of runs: each side's prediction interval of one run
+    ra = meas(0.70, 0.69, 0.71, runs=3, item="Fig 7", quantity="greedy")
+    rb = meas(0.66, 0.65, 0.67, runs=3, item="Fig 7", quantity="UCB")
+    d = ledger.difference_row(ra, rb)
+    half = ledger._prediction_half(0.69, 0.71, 3)
+    assert d["ci_high"] - d["value"] == pytest.approx(math.hypot(half, half)) and d["runs"] is None
+    with pytest.raises(ValueError, match="minus"):
+        ledger.parse_difference("difference: a | b")
+
+
+def test_the_authors_program_column_says_whose_number_it_gives():
+    paper = pub("MAB actions recorded", 13940, games=None)
+    ours = meas(2700, 2600, 2800, runs=3, quantity="MAB actions recorded")
+    prog = {**meas(2688, 2590, 2790, runs=3, quantity="MAB actions recorded"), "program": "P", "commit": "c"}
+    assert ledger.compare_program(paper, ours, prog) == "the authors' program gives ours, not the paper's number"
+    far = {**prog, "value": 13900, "ci_low": 13800, "ci_high": 14000}
+    assert ledger.compare_program(paper, ours, far) == "differs from the authors' program too"
+    near_paper = meas(13950, 13800, 14100, runs=3, quantity="MAB actions recorded")
+    assert ledger.compare_program(paper, near_paper, far).startswith("agrees with the authors' program")
 
 
 def test_the_largest_profile_is_judged():
@@ -93,7 +189,8 @@ def test_counts_and_explained_share():
                                        ledger.NO_TWIN, ledger.CHOSEN]})
     c = ledger.counts(lines)
     assert c["published"] == 6 and c["with a twin"] == 5  # not yet reproduced: a twin, not explained
-    assert c["explained share"] == pytest.approx(2 / 5)
+    assert c["explained share"] == pytest.approx(2 / 5)  # agrees + credited reading
+    assert c["reproduced share"] == pytest.approx(1 / 5)  # agrees only: the headline's first share
 
 
 @pytest.fixture
@@ -131,19 +228,50 @@ def test_every_committed_published_number_has_a_relation_and_a_citation():
         assert not cites_us.any(), paper
 
 
-def test_causes_file_is_checked(tmp_path):
-    (tmp_path / "causes.csv").write_text("paper,item,quantity,variant,cause,experiment\n"
-                                         "nobody2020,Table 1,x,y,z,\n")
-    with pytest.raises(ValueError, match="causes.csv.*unknown paper"):
-        report.load_causes(tmp_path)
-    (tmp_path / "causes.csv").write_text("paper,item,quantity,variant,cause,experiment\n"
-                                         "buffet2012,Table 1,x,,z,\n")
-    with pytest.raises(ValueError, match="empty field"):
-        report.load_causes(tmp_path)
-    committed = report.load_causes()
-    for r in committed.to_dict("records"):  # every committed cause names a published number
+def test_readings_files_are_checked(tmp_path):
+    header = "paper,item,reading,kind,change,support,scope,experiment\n"
+    (tmp_path / "readings.csv").write_text(header + "nobody2020,Table 1,r,text,x,y,*,\n")
+    with pytest.raises(ValueError, match="readings.csv.*unknown paper"):
+        report.load_readings(tmp_path)
+    (tmp_path / "readings.csv").write_text(header + "buffet2012,Table 1,r,maybe,x,y,*,\n")
+    with pytest.raises(ValueError, match="kind 'maybe'"):
+        report.load_readings(tmp_path)
+    (tmp_path / "readings.csv").write_text(header + "buffet2012,Table 1,r,text,x,,*,\n")
+    with pytest.raises(ValueError, match="empty support"):
+        report.load_readings(tmp_path)
+    (tmp_path / "readings.csv").write_text(header + "buffet2012,Table 1,r,text,x,y,*,\n")
+    (tmp_path / "reading_twins.csv").write_text("paper,item,quantity,reading,variant\n"
+                                                "buffet2012,Table 1,q,unregistered,v\n")
+    with pytest.raises(ValueError, match="does not register"):
+        report.load_reading_twins(tmp_path)
+    readings, twins = report.load_readings(), report.load_reading_twins()
+    for r in readings.to_dict("records"):  # every committed reading's scope holds a published number
         pub_rows = report.load_published(r["paper"])
-        assert ((pub_rows["item"] == r["item"]) & (pub_rows["quantity"] == r["quantity"])).any(), r
+        item_rows = pub_rows[pub_rows["item"] == r["item"]]
+        assert any(ledger.in_scope(q, r["scope"]) for q in item_rows["quantity"]), r
+    for t in twins.to_dict("records"):  # and every twin names a published number in its reading's scope
+        pub_rows = report.load_published(t["paper"])
+        assert ((pub_rows["item"] == t["item"]) & (pub_rows["quantity"] == t["quantity"])).any(), t
+        scope = readings.set_index(["paper", "item", "reading"]).loc[(t["paper"], t["item"], t["reading"]), "scope"]
+        assert ledger.in_scope(t["quantity"], scope), t
+
+
+def test_authors_program_files_are_checked(tmp_path):
+    header = ",".join(ledger.AUTHORS_COLUMNS) + "\n"
+    (tmp_path / "bilir2023.csv").write_text(header + "bilir2023,Fig 1,q,abc,,,100,1,P,c,cmd,1,\n")
+    with pytest.raises(ValueError, match="authors' program CSV.*value"):
+        report.load_authors("bilir2023", tmp_path)
+    (tmp_path / "bilir2023.csv").write_text(header + "bilir2023,Fig 1,q,0.5,,,100,1,P,,cmd,1,\n")
+    with pytest.raises(ValueError, match="commit and command"):
+        report.load_authors("bilir2023", tmp_path)
+    assert report.load_authors("gardea2015", tmp_path).empty
+    for paper in report.PAPERS:  # the committed ones load, and name published numbers or labelled variants
+        prog = report.load_authors(paper)
+        if prog.empty:
+            continue
+        pub_rows = set(zip(*(report.load_published(paper)[c] for c in ("item", "quantity"))))
+        for r in prog.to_dict("records"):
+            assert (r["item"], r["quantity"]) in pub_rows or "[authors' program variant" in r["quantity"], r
 
 
 def test_fmt_value_says_runs_and_games():
@@ -152,15 +280,6 @@ def test_fmt_value_says_runs_and_games():
     assert ledger.fmt_value(NAN) == ""
     assert ledger.counts(pd.DataFrame({"category": [ledger.NOT_YET]}))["explained share"] == 0
     assert math.isnan(ledger.counts(pd.DataFrame({"category": [ledger.NO_TWIN]}))["explained share"])
-
-
-def test_cause_summary_counts_what_each_variant_reproduces():
-    published = pd.DataFrame([pub(quantity="a"), pub(quantity="b")])
-    measured = pd.DataFrame([meas(0.5, 0.49, 0.51, quantity="a [v]"), meas(0.3, 0.29, 0.31, quantity="b [v]")])
-    causes = pd.DataFrame([{"item": "Table 1", "quantity": q, "variant": f"{q} [v]", "cause": "v", "experiment": ""}
-                           for q in ("a", "b")])
-    row = ledger.cause_summary(published, measured, causes).iloc[0]
-    assert (row["tested on"], row["reproduces"]) == (2, 1)
 
 
 def test_a_program_without_twin_is_compared_with_the_number_set_beside_it():
@@ -175,20 +294,21 @@ def test_a_program_without_twin_is_compared_with_the_number_set_beside_it():
 
     higher = line(0.8183, 0.81806, 0.81854, 10**7)
     assert higher["category"] == ledger.NO_TWIN  # another program: never counted as a reproduction
-    assert "ours higher" in higher["verdict"] and "+0.060 points" in higher["verdict"]
+    assert "ours higher" in higher["verdict"] and "+0.060 points" in higher["detail"]
     assert higher["measured"]["quantity"] == beside and "p = " in higher["how"]
     lower = line(0.8170, 0.81676, 0.81724, 10**7)
-    assert "ours lower" in lower["verdict"] and "-0.070 points" in lower["verdict"]
+    assert "ours lower" in lower["verdict"] and "-0.070 points" in lower["detail"]
     # 10^6 games: +0.01 points is within both sides' error
     assert "not distinguishable" in line(0.8178, 0.81704, 0.81855, 10**6)["verdict"]
     # the interval of the difference combines both sides' errors: sqrt(0.00024^2 + 0.00007^2) ~ 0.00025
-    text = line(0.8183, 0.81806, 0.81854, 10**7)["verdict"]
+    text = line(0.8183, 0.81806, 0.81854, 10**7)["detail"]
     low, high = (float(x) for x in text.split("[")[1].split("]")[0].split(", "))
     assert low == pytest.approx(0.060 - 0.025, abs=0.002) and high == pytest.approx(0.060 + 0.025, abs=0.002)
     # not measured yet: said so; no beside quantity: the plain no-twin verdict
-    assert "not yet measured" in ledger.classify(peer, [], [], {})["verdict"]
+    assert "not yet measured" in ledger.classify(peer, [], [], {})["detail"]
     plain = ledger.classify({**peer, "twin": "none: another program"}, [], [], {})
-    assert plain["verdict"] == "no minelab twin: another program" and plain["measured"] is None
+    assert plain["verdict"] == ledger.NO_TWIN and plain["measured"] is None
+    assert plain["detail"] == "no minelab twin: another program"
     # a published number with neither interval nor game count: ours above / below / around it
     bare = {**peer, "ci_low": NAN, "ci_high": NAN, "games": None, "value": 0.543, "rounding": 0.0005}
     ours = meas(0.5396, 0.5386, 0.5406, 10**6, item="8x8x10", quantity=beside)
@@ -204,7 +324,7 @@ def test_a_stale_row_is_never_judged():
     assert ledger.classify(pub(), rows, [], {})["category"] != ledger.AGREES  # the stale 0.5 would agree
     line = ledger.classify(pub(), rows[:1], [], {})
     assert line["category"] == ledger.NOT_YET
-    assert "paper measurement of 2026-11-22 was made by an earlier version of best" in line["verdict"]
+    assert "paper measurement of 2026-11-22 was made by an earlier version of best" in line["detail"]
 
 
 def test_a_measurement_by_an_earlier_version_of_its_agent_is_shown_not_judged(figs, monkeypatch):
@@ -229,7 +349,7 @@ def test_a_measurement_by_an_earlier_version_of_its_agent_is_shown_not_judged(fi
     changed("csp")
     stored = report.load_measured("antimatroid2012")
     assert list(stored["stale"]) == ["made by an earlier version of csp"] * 2
-    assert line()["category"] == ledger.NOT_YET and "earlier version of csp" in line()["verdict"]
+    assert line()["category"] == ledger.NOT_YET and "earlier version of csp" in line()["detail"]
     shown = report.compare("antimatroid2012", item).set_index("quantity").loc[[quantity]]
     assert shown["verdict"].str.startswith("stale, not judged").all()
     assert "(stale, not judged: measured" in report.build_report().read_text()
