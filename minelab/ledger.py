@@ -70,7 +70,11 @@ REPRODUCED = (AGREES, BOUND_MET)  # the headline's first share
 GOOD = (AGREES, BOUND_MET, CAUSE)  # its second share: with the credited readings
 PROFILE_RANK = {"paper": 3, "quick": 2, "smoke": 1}
 READINGS_COLUMNS = ("paper", "item", "reading", "kind", "change", "support", "scope", "experiment")
-TWINS_COLUMNS = ("paper", "item", "quantity", "reading", "variant")
+# variant: the measured quantity that is the reading's run ("" for the number's own twin);
+# published_as: "low..high", the published number's interval under a reading of how it was
+# printed (what a printed ± is, how wide "approximately" is), "" when the reading changes
+# our run instead.
+TWINS_COLUMNS = ("paper", "item", "quantity", "reading", "variant", "published_as")
 AUTHORS_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", "games", "runs", "program", "commit",
                    "command", "seeds", "note")
 # A reading's support: a sentence of the text, the behaviour of the authors' program, a point
@@ -377,9 +381,16 @@ def twin_rows(pub: dict, by_key: dict) -> list[dict]:
     return [difference_row(rows_a[p], rows_b[p]) for p in rows_a if p in rows_b]
 
 
-def in_scope(quantity: str, scope: str) -> bool:
-    """Whether a published quantity is in a reading's scope (";"-separated glob patterns)."""
-    return any(fnmatch.fnmatchcase(quantity, pat.strip()) for pat in scope.split(";") if pat.strip())
+def in_scope(quantity: str, scope: str, item: str = "", reading_item: str = "") -> bool:
+    """Whether a published quantity (of `item`) is in the scope of a reading of
+    `reading_item`: ";"-separated glob patterns over the quantity, each of the reading's
+    own item unless written "<item> | <pattern>" (a change that reaches another figure)."""
+    for pat in (x.strip() for x in scope.split(";")):
+        where, sep, what = pat.partition(" | ")
+        target, pattern = (where.strip(), what.strip()) if sep else (reading_item, pat)
+        if pattern and item == target and fnmatch.fnmatchcase(quantity, pattern):
+            return True
+    return False
 
 
 REPRODUCES, FAILS, NOT_RUN = "reproduces", "does not reproduce", "not run"
@@ -387,24 +398,30 @@ REPRODUCES, FAILS, NOT_RUN = "reproduces", "does not reproduce", "not run"
 
 def reading_results(published: list[dict], readings: list[dict], twins: list[dict], by_key: dict) -> list[dict]:
     """Each registered reading of one paper judged on its whole scope: the reading's row plus
-    `scope` (published quantity -> (status, the variant's measured row or None)), `k` (numbers
+    `scope_results` ((item, quantity) -> (status, the variant's measured row or None)), `k` (numbers
     it reproduces), `n` (numbers in its scope), `run`, `credited` and a `status` text
     ("credited: reproduces all 3", "partial: 7 of 10", "partial: 2 of 8 (6 not run)",
     "reproduces all 12, but has no support: not credited")."""
-    twin_of = {(t["item"], t["quantity"], t["reading"]): t["variant"] for t in twins}
+    twin_of = {(t["item"], t["quantity"], t["reading"]): t for t in twins}
     out = []
     for r in readings:
         scope = {}
         for p in published:
-            if p["item"] != r["item"] or not in_scope(p["quantity"], r["scope"]):
-                continue
-            variant = twin_of.get((p["item"], p["quantity"], r["reading"]))
-            row = pick_measured(by_key.get((p["item"], variant), [])) if variant else None
+            if row_kind(p) == "claim" or not in_scope(p["quantity"], r["scope"], p["item"], r["item"]):
+                continue  # a reading is judged on the published numbers; claims on the default reading
+            t = twin_of.get((p["item"], p["quantity"], r["reading"]))
+            row = None
+            if t is not None:
+                rows = by_key.get((p["item"], t["variant"]), []) if t["variant"] else twin_rows(p, by_key)
+                row = pick_measured(rows)
+                if t.get("published_as"):
+                    low, high = parse_range(t["published_as"])
+                    p = {**p, "ci_low": low, "ci_high": high}
             if row is None:
-                scope[p["quantity"]] = (NOT_RUN, None)
+                scope[(p["item"], p["quantity"])] = (NOT_RUN, None)
             else:
                 v, _ = judge(p, row)
-                scope[p["quantity"]] = (REPRODUCES if v in ("agrees", "bound met") else FAILS, row)
+                scope[(p["item"], p["quantity"])] = (REPRODUCES if v in ("agrees", "bound met") else FAILS, row)
         n = len(scope)
         k = sum(st == REPRODUCES for st, _ in scope.values())
         run = sum(st != NOT_RUN for st, _ in scope.values())
@@ -420,11 +437,12 @@ def reading_results(published: list[dict], readings: list[dict], twins: list[dic
     return out
 
 
-def _readings_text(quantity: str, tried: list[dict]) -> str:
-    """Every reading whose scope holds this number: its status on its scope and on this number."""
+def _readings_text(key: tuple[str, str], tried: list[dict]) -> str:
+    """Every reading whose scope holds this number (item, quantity): its status on its
+    scope and on this number."""
     parts = []
     for r in tried:
-        st, row = r["scope_results"][quantity]
+        st, row = r["scope_results"][key]
         shown = "" if row is None else fmt_value(row["value"], row["ci_low"], row["ci_high"], row.get("games"),
                                                   row.get("runs"))
         here = f"{st}: {shown}" if shown else st
@@ -452,10 +470,11 @@ def classify(pub: dict, meas_rows: list[dict], readings: list[dict], by_key: dic
             if ours is None:
                 why_not = stale_note(beside_rows)
                 detail += f"; beside it, {beside}: not yet measured" + (f" ({why_not})" if why_not else "")
+                short = f"{NO_TWIN}; beside it, {beside}: not yet measured"
             else:
                 cmp, how = compare_beside(pub, ours)  # ours is shown in the line's minelab column
                 detail += f"; beside it, {beside}: {cmp}"
-                short = f"{NO_TWIN}; beside it: {cmp.split(': ', 1)[-1]}"
+                short = f"{NO_TWIN}; beside it, {beside}: {cmp.split(': ', 1)[-1]}"
                 line = {"measured": ours, "how": how}
         return {**line, "category": NO_TWIN, "verdict": short, "detail": detail}
     if meas is None:
@@ -467,8 +486,9 @@ def classify(pub: dict, meas_rows: list[dict], readings: list[dict], by_key: dic
     v, how = judge(pub, meas)
     line["how"] = how
     chosen = (pub.get("chosen_to_match") or "").strip()
-    tried = [r for r in readings if r["item"] == pub["item"] and pub["quantity"] in r["scope_results"]]
-    listed = ("readings registered on this number: " + _readings_text(pub["quantity"], tried)) if tried else ""
+    key = (pub["item"], pub["quantity"])
+    tried = [r for r in readings if key in r["scope_results"]]
+    listed = ("readings registered on this number: " + _readings_text(key, tried)) if tried else ""
     if v == UNINFORMATIVE:
         return {**line, "category": UNINFORMATIVE, "verdict": UNINFORMATIVE, "detail": how}
     if v in ("agrees", "bound met"):
@@ -490,6 +510,17 @@ def classify(pub: dict, meas_rows: list[dict], readings: list[dict], by_key: dic
     return {**line, "category": category, "verdict": short, "detail": listed}
 
 
+def same_number(a: dict, b: dict) -> bool:
+    """Whether two measured rows (ours, the authors' program's) cannot be told apart: their
+    difference within 1.96 standard errors of the two combined (each from its interval, t
+    for a mean of runs)."""
+    diff = _f(a["value"]) - _f(b["value"])
+    se = math.hypot(*(x if not math.isnan(x) else 0.0 for x in
+                      (_se(a["value"], a["ci_low"], a["ci_high"], a.get("runs")),
+                       _se(b["value"], b["ci_low"], b["ci_high"], b.get("runs")))))
+    return abs(diff) <= (_st.norm.ppf(1 - ALPHA / 2) * se if se > 0 else 0.0)
+
+
 def compare_program(pub: dict, ours: dict | None, prog: dict) -> str:
     """The authors' program's number (a row of data/authors/<paper>.csv) set between the
     paper's and ours: "agrees with the authors' program", "the authors' program gives ours,
@@ -499,11 +530,7 @@ def compare_program(pub: dict, ours: dict | None, prog: dict) -> str:
     prog_paper = prog_v in ("agrees", "bound met")
     if ours is None:
         return "the authors' program " + ("agrees with the paper" if prog_paper else "differs from the paper")
-    diff = _f(ours["value"]) - _f(prog["value"])
-    se = math.hypot(*(x if not math.isnan(x) else 0.0 for x in
-                      (_se(ours["value"], ours["ci_low"], ours["ci_high"], ours.get("runs")),
-                       _se(prog["value"], prog["ci_low"], prog["ci_high"], prog.get("runs")))))
-    same = abs(diff) <= (_st.norm.ppf(1 - ALPHA / 2) * se if se > 0 else 0.0)
+    same = same_number(ours, prog)
     ours_paper = judge(pub, ours)[0] in ("agrees", "bound met")
     if same:
         return ("agrees with the authors' program, which agrees with the paper" if prog_paper else
@@ -532,6 +559,12 @@ def ledger_lines(published: pd.DataFrame, measured: pd.DataFrame, readings: pd.D
             fmt_value(prog["value"], prog["ci_low"], prog["ci_high"], prog.get("games"), prog.get("runs"))
             + f" ({prog['program']} {str(prog['commit'])[:7]})")
         prog_verdict = "" if prog is None else compare_program(p, m if line["category"] != NO_TWIN else None, prog)
+        if prog is not None and m is not None and not same_number(m, prog):  # name what in minelab differs
+            like = [r["reading"] for r in results if (p["item"], p["quantity"]) in r["scope_results"]
+                    and r["scope_results"][(p["item"], p["quantity"])][1] is not None
+                    and same_number(r["scope_results"][(p["item"], p["quantity"])][1], prog)]
+            if like:
+                prog_verdict += "; the program gives the reading " + ", ".join(f"'{x}'" for x in like)
         rows.append({
             "item": p["item"], "quantity": p["quantity"], "relation": rel, "kind": row_kind(p),
             "published": (f"{rel} " if rel and rel != "=" else "")

@@ -486,12 +486,15 @@ def _read_strict_csv(path: Path, columns: tuple[str, ...], what: str) -> pd.Data
     return df[list(columns)].apply(lambda s: s.str.strip())
 
 
-def load_published(paper: str, directory: str | os.PathLike | None = None) -> pd.DataFrame:
+def load_published(paper: str, directory: str | os.PathLike | None = None, *, claims: bool = True) -> pd.DataFrame:
     """Published numbers of one paper from data/published/<paper>.csv.
 
-    Columns: paper, item, quantity, value, ci_low, ci_high, games, source, note
-    (value/ci_low/ci_high float, games Int64). Raises ValueError naming the file when
-    it is malformed, FileNotFoundError when the paper has no published CSV yet.
+    Columns: paper, item, quantity, value, ci_low, ci_high, games, source, note,
+    relation, twin, chosen_to_match, range (value/ci_low/ci_high float, games Int64) and
+    rounding. `claims=False` leaves out the claims (rows comparing two quantities, a
+    `difference:` twin): what a figure draws as published values. Raises ValueError
+    naming the file when it is malformed, FileNotFoundError when the paper has no
+    published CSV yet.
     """
     _check_paper(paper)
     path = _published_dir(directory) / f"{paper}.csv"
@@ -545,6 +548,8 @@ def load_published(paper: str, directory: str | os.PathLike | None = None) -> pd
         out[col] = [_as_float(v, col) for v in df[col]]
     out["games"] = pd.array([_as_games(v, "games") for v in df["games"]], dtype="Int64")
     out["rounding"] = [_rounding_of(v) for v in df["value"]]  # half a unit of the last digit printed
+    if not claims:
+        out = out[~out["twin"].str.lower().str.startswith("difference:")].reset_index(drop=True)
     return out
 
 
@@ -575,10 +580,9 @@ def load_readings(directory: str | os.PathLike | None = None) -> pd.DataFrame:
             problems.append(f"line {line}: empty {', '.join(empty)}")
         if r["kind"] not in _KINDS:
             problems.append(f"line {line}: kind {r['kind']!r} is not one of {', '.join(_KINDS)}")
-    dup = df.duplicated(["paper", "item", "reading"])
+    dup = df.duplicated(["paper", "reading"])  # a reading's name is unique in its paper: twins name it so
     if dup.any():
-        problems.append("repeated (paper, item, reading) "
-                        f"{list(zip(df.loc[dup, 'paper'], df.loc[dup, 'item'], df.loc[dup, 'reading']))}")
+        problems.append(f"repeated (paper, reading) {list(zip(df.loc[dup, 'paper'], df.loc[dup, 'reading']))}")
     if problems:
         raise ValueError(f"{path}: malformed readings CSV: " + "; ".join(problems[:10]))
     return df
@@ -587,17 +591,27 @@ def load_readings(directory: str | os.PathLike | None = None) -> pd.DataFrame:
 def load_reading_twins(directory: str | os.PathLike | None = None) -> pd.DataFrame:
     """data/published/reading_twins.csv: per published number (paper, item, quantity) and
     registered reading, the measured quantity of the same item that is the reading's run
-    (variant). Each row must name a registered reading."""
+    (variant; "" for the number's own twin) and, for a reading of how the number was
+    printed, its interval under that reading (published_as, "low..high"). Each row must
+    name a registered reading."""
     path = _published_dir(directory) / "reading_twins.csv"
     if not path.exists():
         return pd.DataFrame(columns=list(_TWINS_COLUMNS))
     df = _read_strict_csv(path, _TWINS_COLUMNS, "reading twins")
-    known = set(zip(*(load_readings(directory)[c] for c in ("paper", "item", "reading"))))
+    known = set(zip(*(load_readings(directory)[c] for c in ("paper", "reading"))))
     bad = [i + 2 for i, r in enumerate(df.to_dict("records"))
-           if not all(r.values()) or (r["paper"], r["item"], r["reading"]) not in known]
+           if not all(r[c] for c in ("paper", "item", "quantity", "reading")) or not (r["variant"] or r["published_as"])
+           or (r["paper"], r["reading"]) not in known]
     if bad:
-        raise ValueError(f"{path}: malformed reading twins CSV: line(s) {bad[:10]} have an empty field or name a "
-                         "reading that readings.csv does not register")
+        raise ValueError(f"{path}: malformed reading twins CSV: line(s) {bad[:10]} have an empty field (a row needs "
+                         "a variant, a published_as or both) or name a reading that readings.csv does not register")
+    for i, r in enumerate(df.to_dict("records")):
+        if r["published_as"]:
+            try:
+                _parse_range(r["published_as"])
+            except ValueError as exc:
+                raise ValueError(f"{path}: malformed reading twins CSV: line {i + 2}: published_as "
+                                 f"{r['published_as']!r}: {exc}") from None
     return df
 
 
@@ -801,24 +815,20 @@ def compare(paper: str, item: str | None = None, *,
     out["relation"] = out["relation"].fillna("")
     for col in ("published", "minelab", "ci_low", "ci_high", "pub_low", "pub_high"):
         out[col] = out[col].astype(float)
-    pub_rows = {(r["item"], r["quantity"]): r for r in pub.to_dict("records")}
-    ledger_verdict = None  # (item, quantity) -> the ledger's verdict, read once if needed
+    lines = ledger(paper, published_dir=published_dir)  # the one judge: its verdict, on the measurement it judges
+    judged = {(r["item"], r["quantity"]): r for r in lines.to_dict("records")}
     verdicts = []
     for r in out.to_dict("records"):
-        p = pub_rows.get((r["item"], r["quantity"]))
+        key = (r["item"], r["quantity"])
+        line = judged.get(key)
         if isinstance(r["stale"], str) and r["stale"]:
             verdicts.append(_stale_cell(r).strip("()"))
-        elif p is None:
+        elif line is None:
             verdicts.append("")
-        elif str(p.get("twin") or "").lower().startswith("none"):  # another program: the ledger's text
-            if ledger_verdict is None:
-                lines = ledger(paper, published_dir=published_dir)
-                ledger_verdict = dict(zip(zip(lines["item"], lines["quantity"]), lines["verdict"]))
-            verdicts.append(ledger_verdict[(r["item"], r["quantity"])])
+        elif r["profile"] and line["profile"] and r["profile"] != line["profile"]:
+            verdicts.append(f"not judged: the ledger judges the {line['profile']} measurement")
         else:
-            m = None if pd.isna(r["minelab"]) else {"value": r["minelab"], "ci_low": r["ci_low"],
-                                                    "ci_high": r["ci_high"], "games": r["games"], "runs": r["runs"]}
-            verdicts.append(_judge(p, m)[0])
+            verdicts.append(line["verdict"])
     out["verdict"] = verdicts
     return out[COMPARE_COLUMNS]
 

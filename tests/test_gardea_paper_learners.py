@@ -103,7 +103,9 @@ def test_the_density_variant_reads_the_4x4x3_density():
          "quantity": "kernel ridge regression win rate, 6x6x6 [variant: "
                      + gl.DENSITY_VARIANT.format(level="6x6x7") + "]"}])
     text = gl.density_variant_text(result)
-    assert "kernel ridge regression on 6x6x7" in text and "**bound met**" in text
+    assert "kernel ridge regression on 6x6x7" in text and "0.020 (0.010-0.030)" in text
+    # the verdict is the ledger's, on the published number the variant stands beside
+    assert "kernel ridge regression win rate, 6x6x6: published < 0.05" in text and "— ledger: " in text
 
 
 def test_one_published_bound_is_one_mark():

@@ -126,6 +126,20 @@ def test_a_reading_is_credited_only_when_it_reproduces_its_whole_scope():
     assert summary.iloc[0][["n", "run", "k", "credited"]].tolist() == [3, 1, 1, False]
 
 
+def test_a_reading_of_the_printed_number_rereads_its_interval():
+    """A reading of how a number was printed (what its ± is) judges our own twin against
+    the published interval under that reading."""
+    p = pub("win rate, 8x8x10", 0.70, lo=0.695, hi=0.705)
+    ours = meas(0.69, 0.685, 0.695)
+    reading = _reading("± as one standard error", kind="open")
+    twin = {"paper": "buffet2012", "item": "Table 1", "quantity": "win rate, 8x8x10", "reading": reading["reading"],
+            "variant": "", "published_as": "0.690..0.710"}
+    assert _cat(p, [ours])["category"] == ledger.UNEXPLAINED
+    assert _cat(p, [ours], [reading], [twin])["category"] == ledger.CAUSE
+    narrow = {**twin, "published_as": "0.6951..0.7049"}
+    assert _cat(p, [ours], [reading], [narrow])["category"] == ledger.UNEXPLAINED
+
+
 def test_one_interval_rule_for_points_approximations_and_bounds():
     # mean 0.72 of 3 runs, t-interval +-0.01: one more run lies within about +-0.02
     assert ledger.verdict(">", 0.70, NAN, NAN, 0.72, 0.71, 0.73) == "bound met"  # one run: its own interval
@@ -209,10 +223,12 @@ def test_report_opens_with_the_ledger_computed_from_the_data(figs):
     head = text.split("\n## lordeiro2021\n")[0]
     assert "## Ledger: every published number and its verdict" in head
     full = report.ledger()
-    total = ledger.counts(full)
+    numbers = full[full["kind"] == "number"]  # the first table: numbers; claims are counted apart
+    total = ledger.counts(numbers)
     row = next(line for line in head.splitlines() if line.startswith("| **total** |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert int(cells[1]) == total["published"] == len(full)
+    assert int(cells[1]) == total["published"] == len(numbers)
+    assert f"{total['reproduced share']:.0%} agree or meet their bound" in head
     assert int(cells[2]) == total["with a twin"]
     anti = full[(full["paper"] == "antimatroid2012") & (full["item"] == "Mine uniformity")].set_index("quantity")
     assert anti.loc["degrees of freedom", "category"] == ledger.AGREES
@@ -240,20 +256,27 @@ def test_readings_files_are_checked(tmp_path):
     with pytest.raises(ValueError, match="empty support"):
         report.load_readings(tmp_path)
     (tmp_path / "readings.csv").write_text(header + "buffet2012,Table 1,r,text,x,y,*,\n")
-    (tmp_path / "reading_twins.csv").write_text("paper,item,quantity,reading,variant\n"
-                                                "buffet2012,Table 1,q,unregistered,v\n")
+    twins_header = "paper,item,quantity,reading,variant,published_as\n"
+    (tmp_path / "reading_twins.csv").write_text(twins_header + "buffet2012,Table 1,q,unregistered,v,\n")
     with pytest.raises(ValueError, match="does not register"):
         report.load_reading_twins(tmp_path)
+    (tmp_path / "reading_twins.csv").write_text(twins_header + "buffet2012,Table 1,q,r,,\n")
+    with pytest.raises(ValueError, match="a variant, a published_as or both"):
+        report.load_reading_twins(tmp_path)
+    (tmp_path / "reading_twins.csv").write_text(twins_header + "buffet2012,Table 1,q,r,,0.5\n")
+    with pytest.raises(ValueError, match="published_as '0.5'"):
+        report.load_reading_twins(tmp_path)
     readings, twins = report.load_readings(), report.load_reading_twins()
+    item_of = {(r["paper"], r["reading"]): r for r in readings.to_dict("records")}
     for r in readings.to_dict("records"):  # every committed reading's scope holds a published number
         pub_rows = report.load_published(r["paper"])
-        item_rows = pub_rows[pub_rows["item"] == r["item"]]
-        assert any(ledger.in_scope(q, r["scope"]) for q in item_rows["quantity"]), r
+        assert any(ledger.in_scope(q, r["scope"], i, r["item"])
+                   for i, q in zip(pub_rows["item"], pub_rows["quantity"])), r
     for t in twins.to_dict("records"):  # and every twin names a published number in its reading's scope
         pub_rows = report.load_published(t["paper"])
         assert ((pub_rows["item"] == t["item"]) & (pub_rows["quantity"] == t["quantity"])).any(), t
-        scope = readings.set_index(["paper", "item", "reading"]).loc[(t["paper"], t["item"], t["reading"]), "scope"]
-        assert ledger.in_scope(t["quantity"], scope), t
+        r = item_of[(t["paper"], t["reading"])]
+        assert ledger.in_scope(t["quantity"], r["scope"], t["item"], r["item"]), t
 
 
 def test_authors_program_files_are_checked(tmp_path):

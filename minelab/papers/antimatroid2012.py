@@ -41,7 +41,9 @@ from ..agents import make_agent
 from ..sweep import derive_seed, grid, run_sweep, task_kind, task_rows
 from ..levels import Level
 from ..stats import chi2_gof, wilson
+from ..ledger import AGREES, BOUND_MET
 from ..report import PaperResult
+from . import judged_lines, ledger_rows, tally
 
 PAPER = "antimatroid2012"
 NOTEBOOK = "antimatroid2012_agents.ipynb"
@@ -482,12 +484,12 @@ def _chi2_rows(item: str, test: dict, games: int, null: tuple[float, float] | No
 
 
 # ------------------------------------------------------------------------- texts
-# The notebook's commentary, built from the measured data: every number and every
-# verdict below is computed from the result and data/published/antimatroid2012.csv.
+# The notebook's commentary: every number below comes from the result; every verdict on a
+# published number is the fidelity ledger's.
 def _published(item: str) -> dict:
     from .. import report
 
-    pub = report.load_published(PAPER)
+    pub = report.load_published(PAPER, claims=False)
     return dict(zip(pub.loc[pub["item"] == item, "quantity"], pub.loc[pub["item"] == item, "value"]))
 
 
@@ -503,7 +505,8 @@ def _test_verdict(statistic: float, critical: float, what: str) -> str:
 
 def uniformity_text(result: PaperResult) -> str:
     """Markdown commentary of `check_mine_uniformity`: our statistic and the blog's against
-    the statistic's true mean and spread on a board with a fixed number of mines."""
+    the statistic's true mean and spread on a board with a fixed number of mines, and the
+    ledger's verdicts on the blog's three numbers."""
     ours, blog = _by_quantity(result), _published("Mine uniformity")
     stat, crit = ours["chi2 statistic"]["value"], ours["chi2 critical 0.05"]["value"]
     k, boards = int(ours["degrees of freedom"]["value"]), int(ours["chi2 statistic"]["games"])
@@ -513,9 +516,7 @@ def uniformity_text(result: PaperResult) -> str:
     p_value = float(sps.chi2.sf(stat, k))
 
     def near(x):
-        z = (x - mean) / sd
-        return (f"{x - mean:+.2f} from that mean ({abs(z):.1f} standard deviations: "
-                f"{'well within' if abs(z) < 1 else 'within' if abs(z) < 2 else 'outside'} the usual spread)")
+        return f"{x - mean:+.2f} from that mean ({abs(x - mean) / sd:.1f} standard deviations)"
 
     lines = [
         f"Pearson's statistic here has mean {cells} x (1 - {mines}/{cells}) = {mean:g} under uniformity, not "
@@ -530,15 +531,20 @@ def uniformity_text(result: PaperResult) -> str:
         f"critical {blog['chi2 critical 0.05']:g}), "
         f"{_test_verdict(blog['chi2 statistic'], blog['chi2 critical 0.05'], 'uniformity')}; "
         f"{near(blog['chi2 statistic'])}.",
+        "",
+        "The ledger on the blog's numbers:",
+        "",
+        *judged_lines(PAPER, "Mine uniformity"),
     ]
     return "\n".join(lines)
 
 
 def clicks_text(result: PaperResult) -> str:
-    """Markdown commentary of `check_clicks_before_mine`: the test's verdicts, how much
-    each side pooled the tail (k against the possible number of values), and the blog's
-    unpooled bins measured beside (the variant BLOG_BINS), each statistic against its
-    central 95% range under the law."""
+    """Markdown commentary of `check_clicks_before_mine`: the test's outcome on each side,
+    how much each side pooled the tail (k against the possible number of values), the
+    blog's unpooled bins measured beside (the variant BLOG_BINS) with our statistic
+    against its central 95% range under the law, and the ledger's verdicts on the blog's
+    numbers."""
     ours, blog = _by_quantity(result), _published("Clicks before mine")
     stat, crit = ours["chi2 statistic"]["value"], ours["chi2 critical 0.05"]["value"]
     k, games = int(ours["degrees of freedom"]["value"]), int(ours["chi2 statistic"]["games"])
@@ -556,7 +562,6 @@ def clicks_text(result: PaperResult) -> str:
             return ""
         return f"{'inside' if lo <= x <= hi else 'outside'} the central 95% range {lo:.2f}-{hi:.2f}"
 
-    blog_pooled = values - (k_blog + 1)
     lines = [
         "Tail bins whose expected count is below 5 are pooled (Pearson's test needs it); k therefore depends on "
         "the number of games. A statistic is a random draw: each is held against the central 95% range of its "
@@ -569,8 +574,8 @@ def clicks_text(result: PaperResult) -> str:
         f"{blog['chi2 critical 0.05']:g}: "
         f"{_test_verdict(b_stat, blog['chi2 critical 0.05'], 'the hypergeometric law')}. "
         + (f"Its k is one bin per number of safe clicks before a mine, 0..{values - 2} (a game that exposes a mine "
-         "does so after at most that many), none pooled." if k_blog + 2 == values else
-         f"Its k suggests it pooled {'little' if blog_pooled <= 2 else 'much'} of the tail."),
+           "does so after at most that many), none pooled." if k_blog + 2 == values else
+           f"Its k + 1 = {k_blog + 1} bins hold {pooled(k_blog).split(' in ')[0].removeprefix('the ')}."),
     ]
     tag = f" [variant: {BLOG_BINS}]"
     if "chi2 statistic" + tag in ours:
@@ -581,10 +586,12 @@ def clicks_text(result: PaperResult) -> str:
             f"none pooled; the same games): chi2 = {v['value']:.2f}, k = {vk}, critical {vcrit:.2f}. Most tail bins "
             f"expect far less than one game, so this statistic is not chi2({vk})-distributed: its central 95% range "
             f"under the law, by Monte Carlo for {games:,} games, is {v['ci_low']:.2f}-{v['ci_high']:.2f} "
-            f"(chi2({vk})'s: {sps.chi2.ppf(0.025, vk):.2f}-{sps.chi2.ppf(0.975, vk):.2f}). Ours is "
-            f"{inside(v['value'], v).split(' the')[0]} it, the blog's {b_stat:g} {inside(b_stat, v).split(' the')[0]} "
-            "it (the range depends on the number of games, which the blog does not state).",
+            f"(chi2({vk})'s: {sps.chi2.ppf(0.025, vk):.2f}-{sps.chi2.ppf(0.975, vk):.2f}); ours is "
+            f"{inside(v['value'], v).split(' the')[0]} it. The range depends on the number of games, which the blog "
+            "does not state.",
         ]
+    lines += ["", "The ledger on the blog's numbers (the blog's bins are a reading it tests):", "",
+              *judged_lines(PAPER, "Clicks before mine")]
     return "\n".join(lines)
 
 
@@ -616,8 +623,8 @@ def models_text(models=MODELS) -> str:
 
 def success_rates_text(result: PaperResult) -> str:
     """Markdown commentary of `fig_success_rates`: why the Marginal model's intervals are
-    taken over runs, with the spread between runs and the Random-vs-Marginal comparison
-    computed from the result's table."""
+    taken over runs, with the spread between runs and Random beside Marginal computed
+    from the result's table."""
     t = result.table
     runs = int(t["runs"].iloc[0])
 
@@ -630,10 +637,10 @@ def success_rates_text(result: PaperResult) -> str:
 
     lines = [
         "Mines are uniform, so the Marginal model's empirical avoidance carries no information about the current "
-        "board: the blog expects it to match Random. What it does carry is *memory*: its argmax settles on a "
-        "near-fixed click order early in a run, so its games are not independent and whole runs can differ far "
-        "more than a binomial interval admits. Its intervals are therefore t-intervals over independent runs "
-        "(`runs_sd` in the table shows the spread); Random's games are independent and get Wilson intervals. "
+        "board: the blog expects it to be on par with Random. What it does carry is *memory*: its argmax settles "
+        "on a near-fixed click order early in a run, so its games are not independent and whole runs can differ "
+        "by more than a binomial interval allows for. Its intervals are therefore t-intervals over independent "
+        "runs (`runs_sd` in the table shows the spread); Random's games are independent and get Wilson intervals. "
         "The same holds for every learner (Conditional, Graphical, the Semi-deterministic model with the "
         "Conditional fallback): a learner's success rate is the mean over runs of its whole learning run, so it "
         f"depends on the run's length. Run r of every model plays the same boards ({runs} runs here).",
@@ -644,32 +651,47 @@ def success_rates_text(result: PaperResult) -> str:
         if np.isnan(m_ratio):
             lines.append("* **Spread between runs**: not measurable here (no win in some runs' points).")
         else:
-            verdict = ("far more than" if m_ratio > 2 * max(r_ratio, 1.0) else
-                       "more than" if m_ratio > max(r_ratio, 1.0) else "no more than")
             lines.append(f"* **Spread between runs**: at its worst mine count the Marginal model's runs spread "
                          f"{m_ratio:.1f} times the binomial standard deviation of one run, Random's {r_ratio:.1f} "
-                         f"times: Marginal's runs differ {verdict} a binomial interval admits.")
+                         "times.")
         rnd = t[t["model"] == "random"].set_index("mines")
         mar = t[t["model"] == "marginal"].set_index("mines")
         common = [m for m in rnd.index if m in mar.index]
         outside = [m for m in common if not (mar.loc[m, "runs_ci_low"] <= rnd.loc[m, "win_rate"]
                                              <= mar.loc[m, "runs_ci_high"])]
-        verdict = ("as the blog expects" if not outside else
-                   f"outside it with {', '.join(str(int(m)) for m in outside)} mines")
-        lines.append(f"* **Random vs Marginal**: Random's success rate lies inside Marginal's t-interval at "
-                     f"{len(common) - len(outside)} of {len(common)} mine counts ({verdict}).")
+        lines.append(f"* **Random beside Marginal**: Random's success rate lies inside Marginal's t-interval at "
+                     f"{len(common) - len(outside)} of {len(common)} mine counts"
+                     + (f" (outside it with {', '.join(str(int(m)) for m in outside)} mines)" if outside else "")
+                     + ". The blog's claim that they are on par is judged by the ledger (the claims below).")
     return "\n".join(lines)
 
 
 # ------------------------------------------------------------------------- the blog's claims
 # The blog states its comparisons in words only (its figures carry no numbers). Each claim
-# below is checked against the measured table; every verdict is computed, none typed.
+# below is set beside the evidence of the measured table; the ledger judges it where
+# data/published/antimatroid2012.csv reads it as numbers (CLAIM_ROWS).
 # A difference between two models at one mine count gets a 95% interval from the two
 # points' standard errors (a learner's: the spread between runs / sqrt(runs), with
 # Student's t on runs - 1 degrees of freedom; a non-learner's: binomial). The runs share
 # their boards, which correlates the two points positively: ignoring it, as here, makes
 # the interval conservative. "Significantly" below means the interval excludes 0.
-SLIGHT = 0.5  # "only slightly better": the gain is below this share of the Semi-deterministic model's gain
+CLAIMS = {  # claim -> (ledger item, its quantities start with, [end with]), None: no ledger row
+    "Random and Marginal are on par (the improvement is negligible)":
+        ("Marginal model", "Marginal minus Random success rate"),
+    "Conditional is only slightly better than Marginal":
+        ("Conditional model", "Conditional minus Marginal success rate"),
+    "Conditional's gain over Marginal is largest at 3 mines":
+        ("Conditional model", "mine count with the largest success-rate gain over the Marginal model"),
+    "Graphical is only a margin better than Conditional":
+        ("Graphical model", "Graphical minus Conditional success rate", ("mines", "upper bound")),
+    "Graphical's improvement over Conditional is minor below 7 mines":
+        ("Graphical model", "Graphical minus Conditional success rate", (", minor",)),
+    "Semi-deterministic is superior to the other models (the only reliable one)":
+        ("Semi-deterministic model", "Semi-deterministic minus "),
+    "Semi-deterministic's gain over Graphical is largest at 7 mines":
+        ("Semi-deterministic model", "mine count with the largest success-rate gain over the Graphical model"),
+    "With more mines, Semi-deterministic relies more on its fallback": None,
+}
 
 
 class Difference(NamedTuple):
@@ -720,98 +742,109 @@ def _better_worse(ds: list[Difference]) -> tuple[list[int], list[int]]:
     return [d.mines for d in ds if d.low > 0], [d.mines for d in ds if d.high < 0]
 
 
-def _argmax_claim(ds: list[Difference], where: int) -> tuple[str, str]:
-    """(verdict, evidence) of "the gain is largest at `where` mines"."""
+def _argmax_claim(ds: list[Difference], where: int) -> str:
+    """The evidence on "the gain is largest at `where` mines": the largest gain and the
+    gain at `where`, with their intervals."""
     if where not in [d.mines for d in ds]:
-        return "not checked", f"{where} mines not in this run"
+        return f"{where} mines not in this run"
     top = max(ds, key=lambda d: d.diff)
     at = next(d for d in ds if d.mines == where)
-    evidence = (f"largest gain {_points(top.diff)} ({_ci(top)}) at {_mines(top.mines)}; at {_mines(where)} "
-                f"{_points(at.diff)} ({_ci(at)})")
-    if top.mines == where:
-        return "holds", evidence
-    if at.high >= top.low:
-        return "not excluded (intervals overlap)", evidence
-    return "does not hold", evidence
+    return (f"largest gain {_points(top.diff)} ({_ci(top)}) at {_mines(top.mines)}; at {_mines(where)} "
+            f"{_points(at.diff)} ({_ci(at)})")
 
 
-def _claim_same(ds: list[Difference]) -> tuple[str, str]:
+def _claim_same(ds: list[Difference]) -> str:
     better, worse = _better_worse(ds)
     biggest = max(ds, key=lambda d: abs(d.diff))
-    evidence = (f"significantly different at {len(better) + len(worse)} of {len(ds)} mine counts "
-                f"(higher: {_mines_list(better)}; lower: {_mines_list(worse)}); largest difference "
-                f"{_points(biggest.diff)} ({_ci(biggest)}) at {_mines(biggest.mines)}")
-    return ("holds" if not better and not worse else "does not hold"), evidence
+    return (f"significantly different at {len(better) + len(worse)} of {len(ds)} mine counts "
+            f"(higher: {_mines_list(better)}; lower: {_mines_list(worse)}); largest difference "
+            f"{_points(biggest.diff)} ({_ci(biggest)}) at {_mines(biggest.mines)}")
 
 
-def _claim_above(ds: list[Difference]) -> tuple[str, str]:
+def _claim_above(ds: list[Difference]) -> str:
     better, worse = _better_worse(ds)
-    evidence = (f"significantly higher at {len(better)} of {len(ds)} mine counts ({_mines_list(better)}), "
-                f"lower at {len(worse)} ({_mines_list(worse)}); mean difference "
-                f"{_points(float(np.mean([d.diff for d in ds])))}")
-    verdict = "holds" if better and not worse else "partly holds" if better else "does not hold"
-    return verdict, evidence
+    return (f"significantly higher at {len(better)} of {len(ds)} mine counts ({_mines_list(better)}), "
+            f"lower at {len(worse)} ({_mines_list(worse)}); mean difference "
+            f"{_points(float(np.mean([d.diff for d in ds])))}")
 
 
-def _claim_slight(ds: list[Difference], reference: list[Difference], baseline: str) -> tuple[str, str]:
-    """Better, and only slightly: the largest gain is below SLIGHT of the Semi-deterministic
+def _claim_slight(ds: list[Difference], reference: list[Difference], baseline: str) -> str:
+    """Better, and by how much: the largest gain as a share of the Semi-deterministic
     model's largest gain over the same baseline (`reference`)."""
-    verdict, evidence = _claim_above(ds)
-    if not reference or verdict == "does not hold":
-        return verdict, evidence
-    share = max(d.diff for d in ds) / max(max(d.diff for d in reference), 1e-12)
-    evidence += (f"; its largest gain is {share:.0%} of the Semi-deterministic model's largest gain over "
-                 f"{baseline} (slight: below {SLIGHT:.0%})")
-    if share >= SLIGHT:
-        verdict = "partly holds (not slight)"
-    return verdict, evidence
+    evidence = _claim_above(ds)
+    if not reference:
+        return evidence
+    top = max(ds, key=lambda d: d.diff)
+    share = top.diff / max(max(d.diff for d in reference), 1e-12)
+    return (evidence + f"; its largest gain, {_points(top.diff)} ({_ci(top)}) at {_mines(top.mines)}, is "
+            f"{share:.0%} of the Semi-deterministic model's largest gain over {baseline}")
 
 
-def _claim_minor_below(ds: list[Difference], cut: int = 7) -> tuple[str, str]:
+def _claim_minor_below(ds: list[Difference], cut: int = 7) -> str:
     below = [d for d in ds if d.mines < cut]
     above = [d for d in ds if d.mines >= cut]
     if not below or not above:
-        return "not checked", f"needs mine counts on both sides of {cut}"
+        return f"needs mine counts on both sides of {cut}"
     b, a = max(abs(d.diff) for d in below), max(abs(d.diff) for d in above)
-    evidence = f"largest |difference| below {cut} mines {100 * b:.1f} points, from {cut} mines on {100 * a:.1f} points"
-    return ("holds" if b < a else "does not hold"), evidence
+    return f"largest |difference| below {cut} mines {100 * b:.1f} points, from {cut} mines on {100 * a:.1f} points"
 
 
-def _claim_best(table: pd.DataFrame, best: str, others: list[str]) -> tuple[str, str]:
+def _claim_best(table: pd.DataFrame, best: str, others: list[str]) -> str:
     pairs = [(o, d) for o in others for d in differences(table, best, o)]
     above = sum(d.low > 0 for _, d in pairs)
     not_above = sorted({f"{o} at {d.mines}" for o, d in pairs if d.low <= 0})
     evidence = f"significantly above the other models in {above} of {len(pairs)} (model, mine count) pairs"
-    if not_above:
-        evidence += f"; not at: {', '.join(not_above)}"
-    return ("holds" if above == len(pairs) else "partly holds" if above else "does not hold"), evidence
+    return evidence + (f"; not at: {', '.join(not_above)}" if not_above else "")
 
 
-def _claim_guesses(table: pd.DataFrame, model: str) -> tuple[str, str]:
+def _claim_guesses(table: pd.DataFrame, model: str) -> str:
     part = table[table["model"] == model].sort_values("mines")
     g = part["guesses"].to_numpy(float)
     if g.size < 3 or np.isnan(g).any():
-        return "not checked", "needs the guesses of at least 3 mine counts"
+        return "needs the guesses of at least 3 mine counts"
     rho = float(sps.spearmanr(part["mines"], g)[0]) if np.ptp(g) > 0 else float("nan")
     if np.isnan(rho):
-        return "not checked", "the guesses do not vary with the mines"
-    evidence = (f"fallback decisions per game from {g[0]:.2f} ({_mines(int(part['mines'].iloc[0]))}) to "
-                f"{g[-1]:.2f} ({_mines(int(part['mines'].iloc[-1]))}); Spearman rho = {rho:.2f}")
-    return ("holds" if rho > 0.8 else "partly holds" if rho > 0 else "does not hold"), evidence
+        return "the guesses do not vary with the mines"
+    return (f"fallback decisions per game from {g[0]:.2f} ({_mines(int(part['mines'].iloc[0]))}) to "
+            f"{g[-1]:.2f} ({_mines(int(part['mines'].iloc[-1]))}); Spearman rho = {rho:.2f}")
+
+
+def _claim_rows(claim: str, lines: pd.DataFrame) -> pd.DataFrame:
+    """The ledger's lines judging one of the blog's claims (CLAIMS); empty when none."""
+    where = CLAIMS.get(claim)
+    if where is None:
+        return lines.iloc[:0]
+    item, prefix, *ends = where
+    ends = tuple(ends[0]) if ends else ("",)
+    return lines[(lines["item"] == item) & lines["quantity"].str.startswith(prefix)
+                 & lines["quantity"].str.endswith(ends)]
+
+
+def _ledger_of(claim: str, lines: pd.DataFrame) -> str:
+    """The ledger on one claim: its one row's verdict, or how many of its rows fall in
+    each category; "" when no row of data/published judges it."""
+    rows = _claim_rows(claim, lines)
+    if rows.empty:
+        return ""
+    if len(rows) == 1:
+        return rows["verdict"].iloc[0]
+    return tally(rows)
 
 
 def claims_table(result: PaperResult) -> pd.DataFrame:
-    """The blog's comparative claims, each with a verdict and its evidence computed from
-    `fig_success_rates`' table. A claim whose models are not in the table is left out."""
+    """The blog's comparative claims, each with its evidence computed from
+    `fig_success_rates`' table and the ledger's judgement of it (`ledger`: its verdict,
+    or its rows' categories counted; "" when no published row reads the claim as numbers).
+    A claim whose models are not in the table is left out."""
     t = result.table
     have = set(t["model"])
     semi = "semi-deterministic"
+    lines = ledger_rows(PAPER)
     rows = []
 
     def add(needs, claim, check):
         if set(needs) <= have:
-            verdict, evidence = check()
-            rows.append({"claim": claim, "verdict": verdict, "evidence": evidence})
+            rows.append({"claim": claim, "evidence": check(), "ledger": _ledger_of(claim, lines)})
 
     add(["random", "marginal"], "Random and Marginal are on par (the improvement is negligible)",
         lambda: _claim_same(differences(t, "marginal", "random")))
@@ -833,16 +866,27 @@ def claims_table(result: PaperResult) -> pd.DataFrame:
         lambda: _argmax_claim(differences(t, semi, "graphical"), 7))
     add([semi], "With more mines, Semi-deterministic relies more on its fallback",
         lambda: _claim_guesses(t, semi))
-    return pd.DataFrame(rows, columns=["claim", "verdict", "evidence"])
+    return pd.DataFrame(rows, columns=["claim", "evidence", "ledger"])
 
 
 def claims_text(result: PaperResult) -> str:
-    """Markdown: the blog's claims checked against `fig_success_rates` (see claims_table)."""
+    """Markdown: the blog's claims, each with this run's evidence and the ledger's
+    judgement (see claims_table); the rows the ledger does not judge "agrees" or "bound
+    met" are listed under their claim."""
     claims = claims_table(result)
+    lines_ = ledger_rows(PAPER)
     t = result.table
-    lines = [f"The blog's claims, checked against this run ({int(t['runs'].iloc[0])} runs x "
+    lines = [f"The blog's claims beside this run ({int(t['runs'].iloc[0])} runs x "
              f"{int(t['games'].iloc[0] // t['runs'].iloc[0]):,} games per point; differences are in success-rate "
-             "points with 95% intervals from the two points' standard errors; the blog gives no numbers):", ""]
+             "points with 95% intervals from the two points' standard errors; the blog gives no numbers, so the "
+             "ledger judges a claim only where data/published reads it as numbers, and judges the largest profile "
+             "measured):", ""]
     for r in claims.itertuples():
-        lines.append(f"* **{r.claim}** — {r.verdict}: {r.evidence}.")
+        rows = _claim_rows(r.claim, lines_)
+        judged_by = (f" The ledger's {len(rows)} row{'s' if len(rows) > 1 else ''} on it: {r.ledger}." if r.ledger
+                     else " No ledger row reads it as numbers.")
+        lines.append(f"* **{r.claim}** — {r.evidence}.{judged_by}")
+        if len(rows) > 1:
+            rest = [q for q, c in zip(rows["quantity"], rows["category"]) if c not in (AGREES, BOUND_MET)]
+            lines += ["  " + v for v in judged_lines(PAPER, rows["item"].iloc[0], rest, lines=rows)]
     return "\n".join(lines)

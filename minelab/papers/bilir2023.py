@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..report import PaperResult
+from . import judged, ledger_rows, verdict_of
 from ..stats import t_interval, wilson
 from ..sweep import derive_seed, run_sweep, task_key, task_rows
 from ..tasks import eval_spec, play_tasks, win_rates
@@ -52,6 +53,7 @@ VARIANTS = (
     ("SARSA, program's update", "sarsa", {"bootstrap": "current-state"}),
     ("linear Q, program's ε=0.1", "linear-q", {"random_games": 0, "epsilon": 0.1}),
     ("MCTS, leaky (cheat)", "mcts", {"leaky": True}),
+    ("linear Q, text's α=0.1", "linear-q", {"alpha": 0.1}),  # the text's only α (§4.1), a reading
 )
 LEARNERS = ("Q-learning", "SARSA", "linear Q", "MCTS")
 AGENT_OF = {label: agent for label, agent, _ in METHODS + VARIANTS}  # a method's label -> its registered agent
@@ -180,7 +182,7 @@ def fig01_win_rate_curves(games: int = SIZES["quick"]["games"], every: int = SIZ
     ref = reference_rates(reference_games, seed, executor)
     from .. import report
 
-    pub = report.load_published(PAPER)
+    pub = report.load_published(PAPER, claims=False)
     measured = _fig01_measured(table, curves, games, mcts_games)
     result = PaperResult("fig01_win_rate_curves", None, table, measured)
     result.figure = _fig01_figure(table, ref, pub, games)
@@ -217,15 +219,17 @@ def _fig01_measured(table, curves, games, mcts_games) -> list[dict]:
             continue
         out.append(_row("Fig 1", f"{label} win rate after {g} games", r,
                         f"{r.interval} interval; {int(r.boards):,} evaluation boards a run", AGENT_OF[label]))
-    lin = table[(table["method"] == "linear Q") & (table["games_end"] <= games)]
-    if len(lin):
+    for label in [m for m in table["method"].unique() if m.startswith("linear Q")]:  # the text's and each variant's
+        lin = table[(table["method"] == label) & (table["games_end"] <= games)]
+        if not len(lin):
+            continue
         best = lin.loc[lin["win_rate"].idxmax()]
-        out.append(_row("Fig 1", f"linear Q highest win rate over {g} games", best,
+        out.append(_row("Fig 1", f"{label} highest win rate over {g} games", best,
                         f"the highest of {len(lin)} evaluation points (at {int(best.games_end):,} games)",
-                        AGENT_OF["linear Q"]))
-        r = _point(table, "linear Q", 1_000_000)
+                        AGENT_OF[label]))
+        r = _point(table, label, 1_000_000)
         if r is not None:
-            out.append(_row("Fig 1", "linear Q win rate after 1M games", r, agents=AGENT_OF["linear Q"]))
+            out.append(_row("Fig 1", f"{label} win rate after 1M games", r, agents=AGENT_OF[label]))
     if mcts_games > games and (r := _point(table, "MCTS", mcts_games)) is not None:
         out.append(_row("Fig 1", f"MCTS win rate after {games_label(mcts_games)} games", r,
                         agents=AGENT_OF["MCTS"]))
@@ -380,7 +384,7 @@ def figA2_state_count(games: int = SIZES["quick"]["games"], every: int = SIZES["
     ax.plot(table["games_end"] / 1e6, table["states"] / 1e6, label="Q-learning (minelab)")
     from .. import report
 
-    pub = report.load_published(PAPER)
+    pub = report.load_published(PAPER, claims=False)
     hit = pub[pub["quantity"] == "Q-learning states stored after 30M games"]
     if len(hit):
         p = hit.iloc[0]
@@ -401,24 +405,23 @@ def _pct(x) -> str:
 
 
 def _verdicts(measured: list[dict]) -> pd.DataFrame:
-    """Our measured rows beside the published ones with their verdicts (report.verdict)."""
-    from .. import report
+    """The ledger's lines of the published numbers these measured rows are twins of: item,
+    quantity, published, minelab (the measurement the ledger judges), profile, verdict,
+    category (minelab.papers.ledger_rows)."""
+    keys = {(m["item"], m["quantity"]) for m in measured}
+    lines = ledger_rows(PAPER)
+    lines = lines[[(i, q) in keys for i, q in zip(lines["item"], lines["quantity"])]]
+    return lines[["item", "quantity", "published", "minelab", "profile", "verdict", "category"]].reset_index(drop=True)
 
-    pub = report.load_published(PAPER).set_index("quantity")
-    rows = []
-    for m in measured:
-        if m["quantity"] not in pub.index:
-            continue
-        p = pub.loc[m["quantity"]]
-        rows.append({"quantity": m["quantity"], "published": f"{p.relation} {_fmt(p.value, m['quantity'])}".strip(),
-                     "minelab": m["value"], "ci_low": m["ci_low"], "ci_high": m["ci_high"],
-                     "verdict": report.verdict(p.relation, p.value, p.ci_low, p.ci_high, m["value"], m["ci_low"],
-                                               m["ci_high"])})
-    return pd.DataFrame(rows, columns=["quantity", "published", "minelab", "ci_low", "ci_high", "verdict"])
+
+def _verdict_lines(measured: list[dict]) -> list[str]:
+    """One markdown bullet per published number these measured rows are twins of: the
+    published value, the measurement the ledger judges and its verdict."""
+    return [f"- {r['quantity']}: {verdict_of(r)}" for r in _verdicts(measured).to_dict("records")]
 
 
 def verdict_table(*results: PaperResult) -> pd.DataFrame:
-    """Every measured number of these results that has a published twin, with its verdict."""
+    """Every published number these results measure a twin of, with the ledger's verdict."""
     return pd.concat([_verdicts(r.measured) for r in results], ignore_index=True)
 
 
@@ -454,21 +457,20 @@ def fig01_text(result: PaperResult) -> str:
                 share = (at3.win_rate - first) / (rate[m] - first)
                 lines.append(f"- {m}: {100 * share:.0f}% of its gain from the first evaluation point to {g} "
                              "came by 3M games (the paper: the biggest returns in about the first three million).")
-    table = _verdicts(result.measured)
-    if len(table):
-        lines += ["", "Beside the published numbers:", ""]
-        lines += [f"- {r.quantity}: {r.published} published, {_fmt(r.minelab, r.quantity)} ours → **{r.verdict}**"
-                  for r in table.itertuples()]
+    returns = judged(PAPER, "Fig 1", "training games of the biggest marginal returns, all methods")
+    if returns:
+        lines.append(f"- The ledger's row on the paper's biggest returns: {returns}.")
+    verdicts = _verdict_lines(result.measured)
+    if verdicts:
+        lines += ["", "The ledger on the published numbers (it judges the largest profile measured):", ""]
+        lines += verdicts
     return "\n".join(lines)
 
 
 def _variant_lines(at: dict, end: int) -> list[str]:
-    """Each program variant beside the text's algorithm, and how each stands to the
-    published end point (report.verdict): a variant that agrees where the text's
-    algorithm differs is a tested cause of the difference."""
-    from .. import report
-
-    pub = report.load_published(PAPER).set_index("quantity")
+    """Each program variant beside the text's algorithm (their win rates and the
+    difference); the ledger's verdict on the published end point, listed after them,
+    names the readings registered on each number."""
     out = []
     for text_label, prog_label, what in (("SARSA", "SARSA, program's update", "the program's update r + γ Q(s, a')"),
                                          ("linear Q", "linear Q, program's ε=0.1", "the program's constant ε = 0.1"),
@@ -476,17 +478,9 @@ def _variant_lines(at: dict, end: int) -> list[str]:
         a, b = at.get(text_label), at.get(prog_label)
         if a is None or b is None:
             continue
-        line = (f"- {text_label} with {what}: {_pct(b.win_rate)} against {_pct(a.win_rate)} as the text describes "
-                f"it ({100 * (b.win_rate - a.win_rate):+.1f} points).")
-        quantity = f"{text_label} win rate after {games_label(end)} games"
-        if quantity in pub.index:
-            p = pub.loc[quantity]
-            va, vb = (report.verdict(p.relation, p.value, p.ci_low, p.ci_high, r.win_rate, r.ci_low, r.ci_high)
-                      for r in (a, b))
-            line += (f" Against the published {p.relation} {100 * p.value:g}%: the text's algorithm {va}, "
-                     f"the variant {vb}")
-            line += (" — the program's behaviour explains the published number." if vb == "agrees" != va else ".")
-        out.append(line)
+        out.append(f"- {text_label} with {what}: {_pct(b.win_rate)} ({_pct(b.ci_low)}-{_pct(b.ci_high)}) against "
+                   f"{_pct(a.win_rate)} ({_pct(a.ci_low)}-{_pct(a.ci_high)}) as the text describes it "
+                   f"({100 * (b.win_rate - a.win_rate):+.1f} points).")
     return out
 
 
@@ -505,10 +499,6 @@ def _spread_lines(t: pd.DataFrame, methods, end: int, last: int = 10) -> list[st
             "the paper's, carries that much luck of the run."]
 
 
-def _fmt(value, quantity) -> str:
-    return f"{value:.3g}" if "ratio" in quantity or "states" in quantity else _pct(value)
-
-
 def figA1_text(result: PaperResult) -> str:
     t = result.table
     end = int(t["games_end"].max())
@@ -525,11 +515,9 @@ def figA1_text(result: PaperResult) -> str:
             gain = 100 * (leak.win_rate - honest.win_rate)
             lines.append(f"- {sims}, simulations seeing the true board (the program's leak): {_pct(leak.win_rate)} "
                          f"against {_pct(honest.win_rate)} honest ({gain:+.1f} points).")
-    table = _verdicts(result.measured)
-    if len(table):
-        lines.append("")
-        lines += [f"- {r.quantity}: {r.published} published, {_fmt(r.minelab, r.quantity)} ours → **{r.verdict}**"
-                  for r in table.itertuples()]
+    verdicts = _verdict_lines(result.measured)
+    if verdicts:
+        lines += ["", "The ledger on the published numbers:", ""] + verdicts
     return "\n".join(lines)
 
 
@@ -540,7 +528,4 @@ def figA2_text(result: PaperResult) -> str:
     lines = [f"After {games_label(int(last.games_end))} games the Q table holds {int(last.states):,} states, "
              f"growing by {rate:.3f} states a game at the end (one new state every {1 / rate:.1f} games)."
              if rate > 0 else f"The Q table holds {int(last.states):,} states."]
-    table = _verdicts(result.measured)
-    lines += [f"- {r.quantity}: {r.published} published, {_fmt(r.minelab, r.quantity)} ours → **{r.verdict}**"
-              for r in table.itertuples()]
-    return "\n".join(lines)
+    return "\n".join(lines + _verdict_lines(result.measured))

@@ -38,6 +38,7 @@ from ..sweep import run_sweep
 from ..stats import wilson
 from ..tasks import check_games, play_tasks, win_rates
 from ..report import PaperResult
+from . import judged, judged_lines, ledger_line, ledger_rows, tally
 
 PAPER = "buffet2012"
 NOTEBOOK = "buffet2012_optimistic_heuristics.ipynb"
@@ -100,7 +101,7 @@ def published() -> pd.DataFrame:
     """Table 1's published cells: format, level, column, value, ci_low, ci_high, games, note."""
     from .. import report
 
-    pub = report.load_published(PAPER)
+    pub = report.load_published(PAPER, claims=False)
     pub = pub[pub["item"] == ITEM]
     rows = []
     for label, level in FORMATS:
@@ -440,13 +441,13 @@ def hcsp_variants(games: int = SIZES["quick"]["games"], expert_games: int = SIZE
     Every variant plays the same boards as the default (the chunks of Table 1's HCSP
     column: same seeds), so the default and csp come from the cache. Per (variant,
     level): games, wins, win rate with its Wilson interval, the published HCSP value and
-    the ledger's verdict on it (minelab.ledger.judge), and the paired difference from the
+    whether the run reproduces it ("on this number", the ledger's test), and the paired difference from the
     default on the same boards (mean of won_variant - won_default, normal 95% interval;
     the boards won by one and lost by the other, with McNemar's exact p). The measured
     rows (quantity `variant_quantity`) are the non-default variants."""
     from scipy.stats import binomtest
 
-    from .. import ledger, report
+    from .. import report
 
     games, expert_games = check_games("games", games), check_games("expert_games", expert_games)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
@@ -458,7 +459,7 @@ def hcsp_variants(games: int = SIZES["quick"]["games"], expert_games: int = SIZE
     if HCSP_DEFAULT not in names:
         names.insert(0, HCSP_DEFAULT)  # the paired differences need it
     levels = list(HCSP_LEVELS) if levels is None else [lv for _, lv in _formats(levels)]
-    pub = report.load_published(PAPER)
+    pub = report.load_published(PAPER, claims=False)
     pub = {r["quantity"]: r for r in pub[pub["item"] == ITEM].to_dict("records")}
     won = {}
     for name in names:
@@ -485,11 +486,11 @@ def hcsp_variants(games: int = SIZES["quick"]["games"], expert_games: int = SIZE
                    "diff": 100 * d.mean(), "diff_low": 100 * (d.mean() - half), "diff_high": 100 * (d.mean() + half),
                    "gained": gained, "lost": lost,
                    "mcnemar_p": binomtest(gained, gained + lost, 0.5).pvalue if gained + lost else 1.0,
-                   "published": np.nan, "published_low": np.nan, "published_high": np.nan, "verdict": "",
+                   "published": np.nan, "published_low": np.nan, "published_high": np.nan, "on this number": "",
                    "what": what}
             if p is not None:
-                v, _ = ledger.judge(p, {"value": wins / n, "ci_low": lo, "ci_high": hi, "games": n})
-                row.update(published=p["value"], published_low=p["ci_low"], published_high=p["ci_high"], verdict=v)
+                row.update(published=p["value"], published_low=p["ci_low"], published_high=p["ci_high"],
+                           **{"on this number": _reproduces(p, wins, n, lo, hi)})
             rows.append(row)
     table = pd.DataFrame(rows)
     measured = [{"item": ITEM, "quantity": variant_quantity(r.level, r.variant), "value": r.win_rate,
@@ -540,9 +541,10 @@ def _variants_figure(table: pd.DataFrame):
 
 
 def hcsp_variants_text(result: PaperResult) -> str:
-    """Markdown commentary of `hcsp_variants`: the default's gap to the published HCSP,
-    each variant's paired difference and the ledger's verdict on it. Every number comes
-    from the result's table."""
+    """Markdown commentary of `hcsp_variants`: the default beside the published HCSP, each
+    variant's paired difference from the default, and the ledger's verdict on each
+    published HCSP number (which names the readings registered on it). Every number
+    comes from the result's table; every verdict from the ledger."""
     t = result.table
     base = t[t["variant"] == HCSP_DEFAULT].set_index("level")
     levels = list(base.index)
@@ -553,45 +555,46 @@ def hcsp_variants_text(result: PaperResult) -> str:
              "frontier is the revealed cells showing a number, the distance is Chebyshev, ties are random, the "
              "first click in a corner: minelab's default `hcsp`.", ""]
     gaps = 100 * (base["published"] - base["win_rate"])
-    lines.append("* **Default against the published HCSP**: "
+    lines.append("* **Default beside the published HCSP**: "
                  + "; ".join(f"{lv}: {_p(base.loc[lv, 'win_rate'], 2)} ({100 * base.loc[lv, 'ci_low']:.2f}-"
                              f"{100 * base.loc[lv, 'ci_high']:.2f}) vs {_p(base.loc[lv, 'published'], 1)}, "
-                             f"{gaps[lv]:+.2f} points to reach it ({base.loc[lv, 'verdict']})" for lv in levels)
+                             f"{gaps[lv]:+.2f} points to reach it" for lv in levels)
                  + ".")
-    agreeing = []
     for name, part in t[t["variant"] != HCSP_DEFAULT].groupby("variant", sort=False):
         part = part.set_index("level")
         same = int((part["gained"] + part["lost"]).sum()) == 0
         sig = [lv for lv in levels if part.loc[lv, "mcnemar_p"] < 0.05]
-        agree = [lv for lv in levels if part.loc[lv, "verdict"] == "agrees"]
-        if len(agree) == len(levels):
-            agreeing.append(name)
         detail = "; ".join(f"{lv} {part.loc[lv, 'diff']:+.2f} ({part.loc[lv, 'diff_low']:+.2f} to "
-                           f"{part.loc[lv, 'diff_high']:+.2f}), {_p(part.loc[lv, 'win_rate'], 2)}, "
-                           f"{part.loc[lv, 'verdict']}" for lv in levels)
+                           f"{part.loc[lv, 'diff_high']:+.2f}), {_p(part.loc[lv, 'win_rate'], 2)}" for lv in levels)
         head = (f"plays exactly the default's games on every board ({int(part['games'].sum()):,} games, none "
                 "differs)" if same else
                 f"differs from the default by {part['diff'].mean():+.2f} points on average (paired); significantly "
                 "(McNemar p < 0.05) on "
                 + (", ".join(sig) if sig else "no level"))
         lines.append(f"* **{name}** ({part['params'].iloc[0] or part['agent'].iloc[0]}): {part['what'].iloc[0]}. "
-                     f"It {head}. Per level (minus the default in points, win rate, the ledger's verdict against the "
-                     f"published HCSP): {detail}.")
-    agree_default = [lv for lv in levels if base.loc[lv, "verdict"] == "agrees"]
-    lines.append("")
-    lines.append(f"**So**: the default agrees with the published HCSP on {len(agree_default)} of {len(levels)} levels; "
-                 + (
-        f"{', '.join(agreeing)} agree{'s' if len(agreeing) == 1 else ''} with the published HCSP on all "
-        f"{len(levels)} levels. " if agreeing else
-        f"no reading agrees with the published HCSP on all {len(levels)} levels. ")
-        + "A variant that agrees is a tested cause only if the text supports it; the others are tested and "
-          "rejected, and the default's gap stays a documented open difference unless one does.")
+                     f"It {head}. Per level (minus the default in points, win rate): {detail}.")
+    ledger = ledger_rows(PAPER, ITEM)
+    quantities = [quantity("HCSP", lv) for lv in levels]
+    rows = ledger[ledger["quantity"].isin(quantities)]
+    lines += ["", f"**The ledger** on the published HCSP of these {len(rows)} levels ({tally(rows)}); a reading it "
+              "credits (one that reproduces every number of its scope) is named in its verdict:", ""]
+    lines += judged_lines(PAPER, ITEM, quantities, lines=ledger)
     return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------- BSSUCT's first click
 BSSUCT_LEVELS = ("1x10x5", "2x5x3")  # where the published BSSUCT lies above our interval
 BSSUCT_VARIANT = "first click in the centre"
+
+
+def _reproduces(p: dict, wins: int, n: int, lo: float, hi: float) -> str:
+    """Whether one run reproduces a published number, by the ledger's own test (the way
+    the ledger judges a reading on each number of its scope): "reproduces" or "does not
+    reproduce". Whether a reading is credited is the ledger's, on its whole scope."""
+    from .. import ledger
+
+    v, _ = ledger.judge(p, {"value": wins / n, "ci_low": lo, "ci_high": hi, "games": n})
+    return "reproduces" if v in ("agrees", "bound met") else "does not reproduce"
 
 
 def bssuct_first_click(games=SIZES["quick"]["tree_games"], seed: int = 0, executor="processes",
@@ -615,10 +618,10 @@ def bssuct_first_click(games=SIZES["quick"]["tree_games"], seed: int = 0, execut
     `games`: per level, an int or {level: int}; chunks of TREE_CHUNK games with Table 1's
     seeds, so the default corner games are Table 1's (cached) and the pairs are the same
     boards. Per (opening, level): win rate with Wilson interval, the exact optimum of
-    that opening, the published BSSUCT and the ledger's verdict; per level the paired
+    that opening, the published BSSUCT and whether the run reproduces it; per level the paired
     difference centre - corner. Measured rows: the centre opening, quantity
     `variant_quantity`-like: "BSSUCT win rate, <level> [variant: first click in the centre]"."""
-    from .. import ledger, optimal, report
+    from .. import optimal, report
 
     sizes = {lv: games.get(lv) if isinstance(games, dict) else games for lv in levels}
     for lv, n in sizes.items():
@@ -627,7 +630,7 @@ def bssuct_first_click(games=SIZES["quick"]["tree_games"], seed: int = 0, execut
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     levels = [lv for _, lv in _formats(levels)]
     exact = _exact_values(optimal.load_table())
-    pub = report.load_published(PAPER)
+    pub = report.load_published(PAPER, claims=False)
     pub = {r["quantity"]: r for r in pub[pub["item"] == ITEM].to_dict("records")}
     won = {}
     for opening in ("corner", "centre"):
@@ -652,13 +655,13 @@ def bssuct_first_click(games=SIZES["quick"]["tree_games"], seed: int = 0, execut
             half = 1.96 * d.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
             value = exact.get(lv, {}).get(cells[opening])
             p = pub.get(quantity("BSSUCT", lv))
-            v = ledger.judge(p, {"value": wins / n, "ci_low": lo, "ci_high": hi, "games": n})[0] if p else ""
+            v = _reproduces(p, wins, n, lo, hi) if p else ""
             rows.append({"level": lv, "opening": opening, "cell": str(cells[opening]), "games": n, "wins": wins,
                          "win_rate": wins / n, "ci_low": lo, "ci_high": hi, "exact_optimum": _float(value),
                          "diff": 100 * d.mean(), "diff_low": 100 * (d.mean() - half),
                          "diff_high": 100 * (d.mean() + half),
                          "published": p["value"] if p else np.nan, "published_low": p["ci_low"] if p else np.nan,
-                         "published_high": p["ci_high"] if p else np.nan, "verdict": v})
+                         "published_high": p["ci_high"] if p else np.nan, "on this number": v})
     table = pd.DataFrame(rows)
     measured = [{"item": ITEM, "quantity": f"BSSUCT win rate, {r.level} [variant: {BSSUCT_VARIANT}]",
                  "value": r.win_rate, "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games),
@@ -699,8 +702,11 @@ def _bssuct_figure(table: pd.DataFrame):
 
 
 def bssuct_text(result: PaperResult) -> str:
-    """Markdown commentary of `bssuct_first_click`, every number from its table."""
+    """Markdown commentary of `bssuct_first_click`, every number from its table, with the
+    ledger's verdict on each published BSSUCT number (the centre opening is a variant it
+    tests as a cause)."""
     t = result.table
+    ledger = ledger_rows(PAPER, ITEM)
     lines = []
     for lv, part in t.groupby("level", sort=False):
         c, m = part.set_index("opening").loc["corner"], part.set_index("opening").loc["centre"]
@@ -708,8 +714,10 @@ def bssuct_text(result: PaperResult) -> str:
                      f"{int(c.games):,} games; exact optimum {_p(c.exact_optimum, 2)}), centre {_p(m.win_rate, 2)} "
                      f"({100 * m.ci_low:.2f}-{100 * m.ci_high:.2f}, {int(m.games):,} games; exact optimum "
                      f"{_p(m.exact_optimum, 2)}); centre minus corner on the same boards {m['diff']:+.2f} points "
-                     f"({m.diff_low:+.2f} to {m.diff_high:+.2f}). Published BSSUCT {_p(c.published, 2)}: the ledger "
-                     f"says {c.verdict} for the corner, {m.verdict} for the centre.")
+                     f"({m.diff_low:+.2f} to {m.diff_high:+.2f}). Published BSSUCT {_p(c.published, 2)}.")
+        verdict = judged(PAPER, ITEM, quantity("BSSUCT", lv), label="the ledger's line", lines=ledger)
+        if verdict:
+            lines[-1] += f" {verdict[0].upper()}{verdict[1:]}."
     return "\n".join(lines)
 
 
@@ -752,7 +760,7 @@ def fig02_gnomine_first_move(games: int = SIZES["quick"]["fig2_games"], seed: in
     table = win_rates(pd.concat(frames, ignore_index=True), by=("first_click",))
     from .. import report
 
-    pub = report.load_published(PAPER)
+    pub = report.load_published(PAPER, claims=False)
     pub = pub[pub["item"] == FIG2_ITEM].set_index("quantity")["value"]
     table["published"] = [pub.get(fig2_quantity(f), np.nan) for f in table["first_click"]]
     table["exact"] = [str(v) for v in _fig2_exact(table["first_click"])]
@@ -782,16 +790,9 @@ def fig02_gnomine_first_move(games: int = SIZES["quick"]["fig2_games"], seed: in
 
 
 # ---------------------------------------------------------------------- texts
-# The notebook's commentary, built from the measured data: every number and every
-# verdict below is computed from the result's table (ours beside the published values).
+# The notebook's commentary: every number below comes from the result's table (ours beside
+# the published values); every verdict on a published number is the fidelity ledger's.
 STANDARD = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")  # the standard levels of Table 1
-
-
-def _where(value, low, high) -> str:
-    """Where a published value lies against our interval: 'inside', 'below' or 'above' it."""
-    if pd.isna(value) or pd.isna(low) or pd.isna(high):
-        return "not comparable"
-    return "below" if value < low else "above" if value > high else "inside"
 
 
 def _p(value, digits: int = 1) -> str:
@@ -808,8 +809,9 @@ def _gap(r) -> float:
 
 
 def table1_text(result: PaperResult) -> str:
-    """Markdown commentary of `table1_win_rates`: each column against ours, each published
-    value placed inside, above or below our 95% interval."""
+    """Markdown commentary of `table1_win_rates`: each column beside ours, with the
+    ledger's verdict on every published number (the CSP-PGMS column has no minelab twin:
+    minelab csp is set beside it)."""
     t = result.table
     ours = t[t["status"] == "measured"]
     if ours.empty:
@@ -821,60 +823,53 @@ def table1_text(result: PaperResult) -> str:
     if len(expert):
         size += f" ({int(expert.max()):,} on 16x30)"
     paper = SIZES["paper"]
+    ledger = ledger_rows(PAPER, ITEM)
     lines = [f"**Paper vs minelab** at {size}; the paper averages {paper['games']:,} games per format "
-             f"({paper['expert_games']:,} on 16x30). Each published value is placed against our 95% Wilson interval.",
-             ""]
+             f"({paper['expert_games']:,} on 16x30). Each published number's verdict is the ledger's (it judges "
+             "the largest profile measured).", ""]
 
     # minelab csp beside the published CSP-PGMS: two programs side by side, not a twin
     pub = t[t["column"] == "CSP-PGMS"].set_index("level")
     beside = {lv: cell[(lv, CSP)]._replace(published=pub.loc[lv, "published"]) for _, lv in FORMATS
               if (lv, CSP) in cell and lv in pub.index}
-    lines += _pgms_lines(beside)
-    lines += _hcsp_lines(cell)
-    lines += _tree_lines(cell)
-    lines += _special_board_lines(cell, beside, ours)
+    lines += _pgms_lines(beside, ledger)
+    lines += _hcsp_lines(cell, ledger)
+    lines += _tree_lines(cell, ledger)
+    lines += _special_board_lines(cell, beside, ours, ledger)
     return "\n".join(lines)
 
 
-def _pgms_lines(beside: dict) -> list[str]:
+def _pgms_lines(beside: dict, ledger: pd.DataFrame) -> list[str]:
     """table1_text: the CSP-PGMS column (no minelab twin) beside minelab csp, the big
     boards, then the small ones. `beside`: {level: minelab csp's row, with the published
-    CSP-PGMS value as `published`}."""
+    CSP-PGMS value as `published`}; `ledger`: the ledger's lines of Table 1."""
     lines: list[str] = []
     csp = [beside[lv] for _, lv in FORMATS if lv in beside]
     big = [r for r in csp if r.level in STANDARD and not pd.isna(r.published)]
     small = [r for r in csp if r.level not in STANDARD and not pd.isna(r.published)]
+    why = ledger_line(PAPER, ITEM, quantity("CSP-PGMS", (big or small)[0].level), ledger) if big or small else None
     if big:
-        below = [r for r in big if _where(r.published, r.ci_low, r.ci_high) == "below"]
         listing = "; ".join(f"{r.level}: published {_p(r.published, 0)}, `{r.agent}` {_ci(r)} "
-                            f"(published {_where(r.published, r.ci_low, r.ci_high)} our interval, "
-                            f"gap {_gap(r):+.1f} points)" for r in big)
-        verdict = (f"minelab csp is higher on all {len(big)} big boards, as exact probabilities should be: the gap "
-                   "is that between two programs, not a failed reproduction" if len(below) == len(big) else
-                   f"the published value lies below minelab csp's interval on only {len(below)} of the {len(big)} "
-                   "big boards here")
+                            f"(minelab minus published {_gap(r):+.1f} points)" for r in big)
         lines.append("* **CSP-PGMS column: no minelab twin.** The published CSP-PGMS is PGMS's own CSP, another "
                      "program, which does not compute exact probabilities. minelab's `csp` (exact probabilities, ties "
                      "at random) is measured beside it under its own name (\"minelab csp\"), not as its "
-                     f"reproduction; it should be higher where guesses matter most, on the big boards. {listing}. "
-                     f"So {verdict}.")
+                     f"reproduction; exact probabilities matter most where guesses do, on the big boards. {listing}."
+                     + (f" The ledger: {why['verdict']}." if why else ""))
     if small:
-        close = [r for r in small if abs(_gap(r)) <= 1.0]
-        beaten = [r for r in small if _where(r.published, r.ci_low, r.ci_high) == "above"]
-        far = [r for r in small if abs(_gap(r)) > 1.0]
-        apart = ", ".join(f"{r.level} (published {_p(r.published)}, ours {_ci(r)})" for r in far)
-        text = (f"  On the {len(small)} small boards the two agree within a point on {len(close)}"
-                + (f"; further apart on {apart}" if far else "") + ".")
-        if beaten:
-            text += (f" PGMS beats minelab csp beyond our interval on {', '.join(r.level for r in beaten)}: with "
-                     "few cells, the least probable cell is not always the best guess (the paper's Fig 2), and "
-                     "PGMS guesses differently.")
+        listing = ", ".join(f"{r.level} {_gap(r):+.1f}" for r in small)
+        higher = [r.level for r in small if r.published > r.win_rate]
+        text = f"  On the {len(small)} small boards, minelab csp minus the published CSP-PGMS, in points: {listing}."
+        if higher:
+            text += (f" The published PGMS is the higher on {', '.join(higher)}: with few cells, the least probable "
+                     "cell is not always the best guess (the paper's Fig 2), and PGMS guesses differently.")
         lines.append(text)
     return lines
 
 
-def _hcsp_lines(cell: dict) -> list[str]:
-    """table1_text: the HCSP column, the standard levels, the small formats, and the tie-break's gain over csp."""
+def _hcsp_lines(cell: dict, ledger: pd.DataFrame) -> list[str]:
+    """table1_text: the HCSP column with the ledger's verdicts, the standard levels, the
+    small formats, and the tie-break's gain over csp."""
     lines: list[str] = []
     hcsp = [cell[(lv, "HCSP")] for _, lv in FORMATS
             if (lv, "HCSP") in cell and not pd.isna(cell[(lv, "HCSP")].published)]
@@ -882,74 +877,60 @@ def _hcsp_lines(cell: dict) -> list[str]:
     rest = [r for r in hcsp if r.level not in STANDARD]
     if std:
         mean_gap = float(np.mean([_gap(r) for r in std]))
-        above = [r for r in std if _where(r.published, r.ci_low, r.ci_high) == "above"]
-        listing = "; ".join(f"{r.level}: {_p(r.win_rate)} vs {_p(r.published)} (published "
-                            f"{_where(r.published, r.ci_low, r.ci_high)} our interval)" for r in std)
+        rows = ledger[ledger["quantity"].isin([quantity("HCSP", r.level) for r in std])]
         lines.append(f"* **HCSP column: ours is {abs(mean_gap):.1f} points {'below' if mean_gap < 0 else 'above'} the "
-                     f"published HCSP on average on the standard levels**, the published value above our interval "
-                     f"on {len(above)} of {len(std)}: {listing}.")
+                     f"published HCSP on average on the standard levels**; the ledger on them: {tally(rows)}.")
+        lines += ["  " + v for v in judged_lines(PAPER, ITEM, [quantity("HCSP", r.level) for r in std],
+                                                 lines=ledger)]
     if rest:
-        out = [r.level for r in rest if _where(r.published, r.ci_low, r.ci_high) != "inside"]
-        listing = "; ".join(f"{r.level}: {_p(r.win_rate, 2)} vs {_p(r.published, 2)} ({_gap(r):+.2f} points)"
-                            for r in rest)
-        lines.append(f"  On the small formats: {listing}. "
-                     + (f"Outside our intervals: {', '.join(out)}." if out else "Every one lies inside our interval."))
+        rows = ledger[ledger["quantity"].isin([quantity("HCSP", r.level) for r in rest])]
+        lines.append(f"  On the small formats (the ledger: {tally(rows)}):")
+        lines += ["  " + v for v in judged_lines(PAPER, ITEM, [quantity("HCSP", r.level) for r in rest],
+                                                 lines=ledger)]
     gains = [(r.level, 100 * (r.win_rate - cell[(r.level, CSP)].win_rate)) for r in std if (r.level, CSP) in cell]
     if gains:
         best_gain = max(g for _, g in gains)
-        below_most = len(std) > 0 and len([r for r in std if _where(r.published, r.ci_low, r.ci_high) == "above"]) \
-            > len(std) / 2
         lines.append("  The paper describes HCSP in one sentence (ties toward the frontier, from Legendre et al.); "
                      "our `hcsp` breaks exact ties by the distance to the revealed area. Its gain over our `csp` on "
                      f"the same boards is at most {best_gain:.1f} points on the standard levels "
-                     f"({', '.join(f'{lv} {g:+.1f}' for lv, g in gains)})"
-                     + ("; with the published HCSP above our interval on most standard levels, the other readings "
-                        "of the tie rule are run beside it in the next section (`hcsp_variants`)." if below_most else
-                        "; here the published HCSP is not above our interval on most standard levels."))
+                     f"({', '.join(f'{lv} {g:+.1f}' for lv, g in gains)}). The other readings of the tie rule are run "
+                     "beside it in the next section (`hcsp_variants`).")
     return lines
 
 
-def _tree_lines(cell: dict) -> list[str]:
-    """table1_text: the BSSUCT and OH columns, each published value against our interval."""
+def _tree_lines(cell: dict, ledger: pd.DataFrame) -> list[str]:
+    """table1_text: the BSSUCT and OH columns, each published number with the ledger's verdict."""
     lines: list[str] = []
     for col, agent in (("BSSUCT", "uct"), ("OH", "oh")):
         rows = [cell[(lv, col)] for _, lv in FORMATS if (lv, col) in cell and not pd.isna(cell[(lv, col)].published)]
         if not rows:
             continue
-        where = [_where(r.published, r.ci_low, r.ci_high) for r in rows]
-        listing = "; ".join(f"{r.level}: {_p(r.published, 2)} vs {_ci(r, 2)}, {int(r.games):,} games "
-                            f"({w})" for r, w in zip(rows, where))
-        lines.append(f"* **{col} column** (`{agent}`, {SIMULATIONS:,} simulations a move, 100 on 16x16 and 16x30): "
-                     f"the published value lies inside our interval on {where.count('inside')} of {len(rows)} "
-                     f"formats, below it on {where.count('below')}, above it on {where.count('above')}. {listing}.")
+        quantities = [quantity(col, r.level) for r in rows]
+        judged_rows = ledger[ledger["quantity"].isin(quantities)]
+        lines.append(f"* **{col} column** (`{agent}`, {SIMULATIONS:,} simulations a move, 100 on 16x16 and 16x30, "
+                     f"{int(max(r.games for r in rows)):,} games a format at most); the ledger: {tally(judged_rows)}.")
+        lines += ["  " + v for v in judged_lines(PAPER, ITEM, quantities, lines=ledger)]
     return lines
 
 
-def _special_board_lines(cell: dict, beside: dict, ours: pd.DataFrame) -> list[str]:
+def _special_board_lines(cell: dict, beside: dict, ours: pd.DataFrame, ledger: pd.DataFrame) -> list[str]:
     """table1_text: a line (1x10x5), the densest board (5x5x15), the trivial board (1x3x1).
     `beside`: as for _pgms_lines (minelab csp with the published CSP-PGMS value)."""
     lines: list[str] = []
     if ("1x10x5", "HCSP") in cell and "1x10x5" in beside:
         h, c = cell[("1x10x5", "HCSP")], beside["1x10x5"]
-        same = np.sign(h.win_rate - c.win_rate) == np.sign(h.published - c.published)
         effect = "cost" if h.win_rate < c.win_rate else "gain"
-        side = "below" if h.published < c.published else "above"
-        lines.append(f"* **1x10 with 5 mines** shows the tie-break's {effect} on a line: `hcsp` {_p(h.win_rate, 2)} "
-                     f"vs `csp` {_p(c.win_rate, 2)}; "
-                     + (f"the published HCSP ({_p(h.published, 2)}) sits {side} the published CSP-PGMS "
-                        f"({_p(c.published, 2)}) too." if same else
-                        f"the published ones are the other way round: HCSP ({_p(h.published, 2)}) {side} "
-                        f"CSP-PGMS ({_p(c.published, 2)})."))
+        lines.append(f"* **1x10 with 5 mines** shows the tie-break's {effect} on a line: `hcsp` {_ci(h, 2)} "
+                     f"vs `csp` {_ci(c, 2)}; published: HCSP {_p(h.published, 2)}, CSP-PGMS (another program) "
+                     f"{_p(c.published, 2)}.")
     if ("5x5x15", "HCSP") in cell and "5x5x15" in beside:
         h, c = cell[("5x5x15", "HCSP")], beside["5x5x15"]
         said = (f"both ours win {_ci(h, 2)}" if h.wins == c.wins else
                 f"`csp` wins {_ci(c, 2)}, `hcsp` {_ci(h, 2)}")
-        wc, wh = _where(c.published, c.ci_low, c.ci_high), _where(h.published, h.ci_low, h.ci_high)
-        where = (f"both published values lie {wc} our intervals" if wc == wh else
-                 f"the published CSP-PGMS lies {wc} minelab csp's interval, the published HCSP {wh} hcsp's")
-        lines.append(f"* **5x5 with 15 mines**: {said}, against the published {_p(c.published, 2)} (CSP-PGMS, "
-                     "another program) and "
-                     f"{_p(h.published, 2)} (HCSP): {where}.")
+        verdict = ledger_line(PAPER, ITEM, quantity("HCSP", "5x5x15"), ledger)
+        lines.append(f"* **5x5 with 15 mines**: {said}, beside the published {_p(c.published, 2)} (CSP-PGMS, "
+                     f"another program) and {_p(h.published, 2)} (HCSP"
+                     + (f"; the ledger: {verdict['verdict']}" if verdict else "") + ").")
     trivial = [r for r in ours.itertuples() if r.level == "1x3x1"]
     if trivial:
         all_won = all(r.wins == r.games for r in trivial)
@@ -962,8 +943,8 @@ def _special_board_lines(cell: dict, beside: dict, ours: pd.DataFrame) -> list[s
 
 
 def fig02_text(result: PaperResult) -> str:
-    """Markdown commentary of `fig02_gnomine_first_move`: each opening's win rate against
-    the caption's 100% for the centre."""
+    """Markdown commentary of `fig02_gnomine_first_move`: each opening's win rate and exact
+    optimum, with the ledger's verdicts on the caption's numbers."""
     t = result.table.set_index("first_click")
     lines = ["| first move | games | wins | win rate (95% Wilson) | exact optimum | published |",
              "|---|---:|---:|---|---|---|"]
@@ -976,25 +957,23 @@ def fig02_text(result: PaperResult) -> str:
     text = "\n".join(lines)
     if "exact" in t.columns:
         text += ("\n\nThe exact optimum (`minelab.optimal`: every layout the rule allows, optimal play after the "
-                 "first click) settles the caption's claim without sampling: "
+                 "first click) answers the caption's claim without sampling: "
                  + ", ".join(f"the {f} {t.loc[f, 'exact']}" for f in t.index) + ".")
+    head = []
     if "centre" in t.index:
         c = t.loc["centre"]
-        if c["wins"] == c["games"]:
-            verdict = f"The centre opening wins every one of its {int(c['games']):,} games, as the caption says."
-        else:
-            verdict = (f"The centre opening loses {int(c['games'] - c['wins']):,} of its {int(c['games']):,} games, "
-                       "unlike the caption's 100%.")
+        head.append(f"The centre opening wins {int(c['wins']):,} of its {int(c['games']):,} games (the caption: "
+                    "100%).")
         others = [(f, t.loc[f]) for f in t.index if f != "centre"]
         if others:
             worth = max(c["win_rate"] - o["win_rate"] for _, o in others)
-            verdict += (" Any other first move wins less here too: " if all(o["win_rate"] < c["win_rate"]
-                                                                          for _, o in others)
-                        else " Not every other first move wins less here: ")
-            verdict += ", ".join(f"the {f} {_p(o['win_rate'], 1)}" for f, o in others)
-            verdict += f". The one-cell choice of the first move is worth {100 * worth:.0f} points of win rate."
-        text = verdict + "\n\n" + text
-    return text
+            head[-1] += (" Other first moves: " + ", ".join(f"the {f} {_p(o['win_rate'], 1)}" for f, o in others)
+                         + f"; the one-cell choice of the first move is worth {100 * worth:.0f} points of win rate "
+                           "here.")
+    verdicts = judged_lines(PAPER, FIG2_ITEM, [fig2_quantity(f) for f in t.index])
+    if verdicts:
+        head += ["", "The ledger on the caption's numbers:", "", *verdicts]
+    return ("\n".join(head) + "\n\n" + text) if head else text
 
 
 # ---------------------------------------------------------------------- exact optimal play

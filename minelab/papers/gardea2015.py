@@ -31,6 +31,7 @@ from ..sweep import grid, run_sweep
 from ..levels import Level
 from ..stats import wilson
 from ..report import PaperResult
+from . import judged_lines
 
 PAPER = "gardea2015"
 NOTEBOOK = "gardea2015_training_solver.ipynb"
@@ -105,7 +106,7 @@ def newcombe_difference(w1: int, n1: int, w2: int, n2: int) -> tuple[float, floa
 def _published(item: str) -> pd.DataFrame:
     from .. import report
 
-    pub = report.load_published(PAPER)
+    pub = report.load_published(PAPER, claims=False)
     return pub[pub["item"] == item]
 
 
@@ -241,8 +242,8 @@ def fig_csp_gui(level: str = "16x16x40", seed: int = 0) -> PaperResult:
 
 
 # ------------------------------------------------------------------------- texts
-# The notebook's commentary, built from the measured data: every number and every
-# verdict below is computed from the results and data/published/gardea2015.csv.
+# The notebook's commentary: every number below comes from the results; every verdict on a
+# published number is the fidelity ledger's.
 def _trend(values) -> str:
     """'falls steadily', 'falls overall' or 'does not fall' for a sequence over the x axis."""
     v = np.asarray(values, float)
@@ -263,60 +264,36 @@ def _fallbacks(table: pd.DataFrame) -> str:
 
 
 def board_size_text(result: PaperResult) -> str:
-    """Markdown commentary of `fig_csp_board_size` against the paper's three stated numbers."""
+    """Markdown commentary of `fig_csp_board_size`: our numbers beside the paper's three
+    stated ones, each with the ledger's verdict."""
     t = result.table
     first, last = t.iloc[0], t.iloc[-1]
-    pub = _published("CSP board size").set_index("quantity")["value"]
     ours = {m["quantity"]: m for m in result.measured}
     games = int(t["games"].min())
-
-    def approx(r, target):
-        gap = 100 * (r.win_rate - target)
-        return "close to it" if abs(gap) <= 2 else f"{abs(gap):.1f} points {'above' if gap > 0 else 'below'} it"
-
-    def just_under(r, bound):
-        if r.win_rate >= bound:
-            return f"above {bound:.2f}, unlike the text"
-        return "just under it, as the text says" if r.win_rate >= bound - 0.05 else "well under it"
-
+    item = "CSP board size"
     lines = [f"**Comparison.** With {games:,} games per point minelab's `{AGENT}` wins {first.win_rate:.3f} (95% "
-             f"Wilson {first.ci_low:.3f}-{first.ci_high:.3f}) on {first.level}"]
-    key8 = f"win rate, {first.level}"
-    if key8 in pub:
-        lines[-1] += f", against the paper's \"approximately {pub[key8]:.0%}\" ({approx(first, pub[key8])})"
-    lines[-1] += f", and {last.win_rate:.3f} ({last.ci_low:.3f}-{last.ci_high:.3f}) on {last.level}"
-    key32 = f"win rate, {last.level}"
-    if key32 in pub:
-        lines[-1] += f", against \"slightly less than {pub[key32]:.0%}\" ({just_under(last, pub[key32])})"
-    lines[-1] += "."
+             f"Wilson {first.ci_low:.3f}-{first.ci_high:.3f}) on {first.level} (the paper: \"approximately\") and "
+             f"{last.win_rate:.3f} ({last.ci_low:.3f}-{last.ci_high:.3f}) on {last.level} (the paper: \"slightly "
+             "less than\")."]
     drop_key = f"win-rate drop, {first.level} to {last.level}"
     rel_key = f"relative win-rate drop, {first.level} to {last.level}"
     if drop_key in ours:
         d = ours[drop_key]
-        text = (f" The drop, {100 * d['value']:.1f} win-rate points (Newcombe {100 * d['ci_low']:.1f}-"
-                f"{100 * d['ci_high']:.1f}")
+        text = (f" The drop is {100 * d['value']:.1f} win-rate points (Newcombe {100 * d['ci_low']:.1f}-"
+                f"{100 * d['ci_high']:.1f})")
         rel = ours[rel_key]["value"] if rel_key in ours else float("nan")
         if not np.isnan(rel):
-            text += f"; {rel:.1%} relative"
-        text += ")"
-        if drop_key in pub:
-            bound = pub[drop_key]
-            readings = [name for name, value in (("absolute", d["value"]), ("relative", rel))
-                        if not np.isnan(value) and value < bound]
-            said = {2: "agrees with it on either reading", 1: f"agrees with it on the {readings[0]} reading only",
-                    0: "does not agree with it on either reading"}[len(readings)]
-            text += f", against \"less than {bound:.0%}\": it {said}."
-        else:
-            text += "."
-        lines[-1] += text
+            text += f", {rel:.1%} relative; the paper (\"less than\") does not say which it means"
+        lines[-1] += text + "."
+    lines += ["", "The ledger on the paper's three numbers:", ""]
+    lines += judged_lines(PAPER, item, [f"win rate, {first.level}", f"win rate, {last.level}", drop_key])
     trend = _trend(t["win_rate"])
-    lines[-1] += (f" {'Like' if trend.startswith('falls') else 'Unlike'} the paper, the win rate {trend} with board "
-                  "size, while the mean % "
-                  f"uncovered stays between {t['uncovered_pct'].min():.0f}% and {t['uncovered_pct'].max():.0f}%: a "
-                  "larger board offers more places for an unlucky guess (guesses per game "
-                  f"{'grow' if last.guesses_per_game > first.guesses_per_game else 'go'} from "
-                  f"{first.guesses_per_game:.1f} to {last.guesses_per_game:.1f}, crap shoots from "
-                  f"{first.crap_shoots_per_game:.2f} to {last.crap_shoots_per_game:.2f}). {_fallbacks(t)}")
+    lines += ["", f"The win rate {trend} with board size (the paper: it falls), while the mean % uncovered stays "
+              f"between {t['uncovered_pct'].min():.0f}% and {t['uncovered_pct'].max():.0f}%: a larger board offers "
+              "more places for an unlucky guess (guesses per game "
+              f"{'grow' if last.guesses_per_game > first.guesses_per_game else 'go'} from "
+              f"{first.guesses_per_game:.1f} to {last.guesses_per_game:.1f}, crap shoots from "
+              f"{first.crap_shoots_per_game:.2f} to {last.crap_shoots_per_game:.2f}). {_fallbacks(t)}"]
     return "\n".join(lines)
 
 
@@ -336,16 +313,15 @@ def mine_density_text(result: PaperResult, board_size: PaperResult | None = None
             f"size. With {games:,} games per point the win rate {_trend(t['win_rate'])} from {first.win_rate:.2f} at "
             f"{int(first.mines)} mines (density {Fraction(int(first.mines), int(first.rows * first.cols))}){through} "
             f"to {last.win_rate:.2f} at {int(last.mines)} "
-            f"({Fraction(int(last.mines), int(last.rows * last.cols))}), and the mean % uncovered from "
-            f"{first.uncovered_pct:.0f}% to {last.uncovered_pct:.0f}%")
+            f"({Fraction(int(last.mines), int(last.rows * last.cols))}), {100 * density_drop:.0f} points, and the "
+            f"mean % uncovered from {first.uncovered_pct:.0f}% to {last.uncovered_pct:.0f}%")
     if board_size is not None:
         b = board_size.table
         b0, b1 = b.iloc[0], b.iloc[-1]
         size_drop = b0.win_rate - b1.win_rate
         factor = (b1.rows * b1.cols) / (b0.rows * b0.cols)
         text += (f", while the board-size figure above lost {100 * size_drop:.0f} points over a {factor:.0f}-fold "
-                 f"larger board: density matters {'more' if density_drop > size_drop else 'less'} than board size "
-                 f"here, {'as the paper says' if density_drop > size_drop else 'unlike the paper'}.")
+                 "larger board.")
     else:
         text += "."
     return text + " " + _fallbacks(t)

@@ -29,7 +29,9 @@ from ..sweep import derive_seed, run_sweep
 from ..tasks import train_spec
 from ..levels import Level
 from ..stats import ecdf, mann_whitney, t_interval, wilson
+from ..ledger import AGREES
 from ..report import PaperResult
+from . import claim_judged, judged, ledger_rows, tally
 
 PAPER = "lordeiro2021"
 NOTEBOOK = "lordeiro2021_bandits.ipynb"
@@ -760,8 +762,8 @@ def text_vs_code_variants(train_games: int = SIZES["quick"]["train_games"], seed
 
 
 # ---------------------------------------------------------------------- texts
-# The notebook's commentary, built from the measured data: every number and every
-# verdict below is computed from the results and data/published/lordeiro2021.csv.
+# The notebook's commentary: every number below comes from the results; every verdict on a
+# published number is the fidelity ledger's (minelab.papers.judged and its siblings).
 PAPER_TRAIN = SIZES["paper"]["train_games"]  # the paper's training size (10^6 games)
 
 
@@ -769,16 +771,9 @@ def _published(item: str) -> dict:
     """{quantity: value} of one item of data/published/lordeiro2021.csv."""
     from .. import report
 
-    pub = report.load_published(PAPER)
+    pub = report.load_published(PAPER, claims=False)
     pub = pub[pub["item"] == item]
     return dict(zip(pub["quantity"], pub["value"]))
-
-
-def _where(value, low, high) -> str:
-    """Where a published value lies against our interval: 'inside', 'below' or 'above' it."""
-    if pd.isna(value) or pd.isna(low) or pd.isna(high):
-        return "not comparable"
-    return "below" if value < low else "above" if value > high else "inside"
 
 
 def _overlap(a, b) -> bool:
@@ -800,78 +795,81 @@ def _size(games: int, what: str = "games", inner: bool = False) -> str:
     return f"{games:,} {what}" + (f"; the paper: {PAPER_TRAIN:,}" if inner else f" (the paper: {PAPER_TRAIN:,})")
 
 
+def _ledger_block(lines, item: str, quantities=None, labels: dict | None = None) -> list[str]:
+    """Markdown bullets: the ledger's line (published, ours, verdict) of each published
+    number of `item` (all, or `quantities`), labelled by `labels` where given."""
+    rows = lines[lines["item"] == item]
+    wanted = list(rows["quantity"]) if quantities is None else [q for q in quantities if q in set(rows["quantity"])]
+    return ["* " + judged(PAPER, item, q, label=(labels or {}).get(q), lines=rows) for q in wanted]
+
+
 def fig07_text(result: PaperResult) -> str:
-    """Markdown commentary of `fig07_win_rate_curves`: greedy's final win rate against the
-    paper's Table III number for the same experiment, and the order of the agents."""
+    """Markdown commentary of `fig07_win_rate_curves`: greedy's final win rate with the
+    ledger's verdict on Fig 7's published bound (Table III's 8x8x10 training row, the same
+    experiment, is judged with Table III), and the agents ranked beside the order the
+    paper describes."""
     t = result.table.set_index("label")
     games = int(t["games"].max())
     g = t.loc["greedy"]
-    pub = _published("Table III").get("training win rate, trained on 8x8x10")
     order = t.sort_values("win_rate", ascending=False)
     ranking = ", ".join(f"{i + 1}. {label} {r.win_rate:.3f}" for i, (label, r) in enumerate(order.iterrows()))
     ucb = [lab for lab in ("UCB c=0.01", "UCB c=0.1") if lab in t.index]
-    paper_order = (list(order.index[:2]) == ["greedy", "ε-greedy ε=0.01"] and set(order.index[2:4]) == set(ucb))
-    text = (f"**Paper vs minelab.** After {_size(games, 'games per agent')}, minelab's greedy agent ends at "
-            "a cumulative "
-            f"training win rate of {_rate(g)}")
-    if pub is not None:
-        text += (f"; the paper's Table III gives {pub:.4f} for the same experiment after {PAPER_TRAIN:,} games "
-                 f"({_where(pub, g.ci_low, g.ci_high)} our interval)")
-    text += (f".\n\nRanked by final win rate: {ranking}. The paper's order is greedy first, then ε-greedy with "
-             "ε = 0.01, then UCB with c = 0.01 and c = 0.1, which it calls tied, with ε = 0.1 and c = 1 behind: "
-             f"ours {'is' if paper_order else 'is not'} that order")
+    same = _published("Table III").get("training win rate, trained on 8x8x10")
+    out = [f"**Paper vs minelab.** After {_size(games, 'games per agent')}, minelab's greedy agent ends at a "
+           f"cumulative training win rate of {_rate(g)}"
+           + (f"; Table III publishes {same:.4f} for the same experiment, and the ledger judges it with Table III "
+              "below" if same is not None else "")
+           + ". The ledger on Fig 7's published number (it judges the largest profile measured):", ""]
+    out += _ledger_block(ledger_rows(PAPER), "Fig 7", ["training win rate, greedy"])
+    text = (f"\nRanked by final win rate: {ranking}. The paper's order is greedy first, then ε-greedy with "
+            "ε = 0.01, then UCB with c = 0.01 and c = 0.1, which it calls tied, with ε = 0.1 and c = 1 behind; it "
+            "gives the order without numbers, so no ledger row judges it")
     if len(ucb) == 2:
         a, b = t.loc[ucb[0]], t.loc[ucb[1]]
-        text += (f", and UCB c = 0.01 and c = 0.1 ({a.win_rate:.3f} and {b.win_rate:.3f}) "
-                 + ("are tied here too (their intervals overlap)" if _overlap(a, b) else
-                    "are not tied here (their intervals are apart)"))
+        text += (f". Here UCB c = 0.01 and c = 0.1 end at {_rate(a)} and {_rate(b)}: their 95% intervals "
+                 + ("overlap" if _overlap(a, b) else "are apart"))
     text += (". The paper tells the families apart by the curves' shapes: UCB starts near zero (every unseen "
              "action is tried first) and climbs slowly, while the greedy curves rise at once and flatten; the "
-             "figure above shows ours. The paper gives this figure without numbers, so REPORT.md lists ours alone.")
+             "figure above shows ours.")
     if games < PAPER_TRAIN:
         best_ucb = max((t.loc[lab, "win_rate"] for lab in ucb), default=float("nan"))
         text += (f" With {games:,} games the curves stop early in their rise: the UCB agents end at "
                  f"{best_ucb:.3f} at best, against greedy's {g.win_rate:.3f}.")
-    return text
+    return "\n".join(out) + "\n" + text
 
 
 def fig08_text(result: PaperResult, fig07: PaperResult | None = None) -> str:
     """Markdown commentary of `fig08_actions_recorded` (the paper: UCB records "almost
-    twice" the greedy agent's actions), with Fig 7's win rates when `fig07` is given."""
+    twice" the greedy agent's actions) with the ledger's verdicts on Fig 8's published
+    ratios, and Fig 7's win rates when `fig07` is given."""
     t = result.table.set_index("label")
     g, u = t.loc["greedy"], t.loc["UCB"]
     games = int(t["games"].max())
     ratio, perfect = _ratio(u.actions, g.actions), _ratio(u.perfect, g.perfect)
-    pub = _published("Fig 8").get("actions recorded, UCB / greedy", 2.0)
-    if ratio >= pub:
-        said = "twice or more, beyond the paper's \"almost twice\""
-    elif ratio >= 0.75 * pub:
-        said = "close to the paper's \"almost twice\""
-    else:
-        said = "well short of the paper's \"almost twice\""
-    text = (f"After {_size(games, 'training games')} UCB c = 0.1 records {int(u.actions):,} actions and "
-            f"greedy {int(g.actions):,}, a "
-            f"ratio of {ratio:.2f} ({said}); perfect actions {int(u.perfect):,} vs {int(g.perfect):,} "
-            f"({perfect:.2f}).")
+    out = [f"After {_size(games, 'training games')} UCB c = 0.1 records {int(u.actions):,} actions and greedy "
+           f"{int(g.actions):,}, a ratio of {ratio:.2f} (the paper: \"almost twice\"); perfect actions "
+           f"{int(u.perfect):,} vs {int(g.perfect):,} ({perfect:.2f}). Counts come from one run each and carry no "
+           "sampling interval. The ledger on Fig 8's published ratios:", ""]
+    out += _ledger_block(ledger_rows(PAPER), "Fig 8")
     if fig07 is not None:
         f7 = fig07.table.set_index("label")
         if {"greedy", "UCB c=0.1"} <= set(f7.index):
-            wg, wu = f7.loc["greedy", "win_rate"], f7.loc["UCB c=0.1", "win_rate"]
-            agree = ratio > 1 and wu < wg
-            text += (f" The paper's point is that knowing more actions does not make UCB win more: here UCB wins "
-                     f"{wu:.3f} against greedy's {wg:.3f} (Fig 7), so "
-                     + ("we agree." if agree else "this run does not show it."))
-    return text + " Counts come from one run each and carry no sampling interval."
+            out += ["", f"The paper's point is that knowing more actions does not make UCB win more (it states no "
+                    f"number for it): in Fig 7 UCB c = 0.1 wins {_rate(f7.loc['UCB c=0.1'])} and greedy "
+                    f"{_rate(f7.loc['greedy'])}."]
+    return "\n".join(out)
 
 
 def table1_text(result: PaperResult, fig09: PaperResult | None = None) -> str:
-    """Markdown commentary of `table1_action_counts` against the published Table I, and of
-    Fig 9's ECDFs when `fig09` is given."""
+    """Markdown commentary of `table1_action_counts` beside the published Table I, with the
+    ledger's verdicts, and of Fig 9's ECDFs (with the ledger's verdicts on Fig 9's
+    published bounds) when `fig09` is given."""
     t = result.table
     pub = _published("Table I")
+    lines = ledger_rows(PAPER)
     games = int(result.measured[0]["games"]) if result.measured else 0
     order = ("perfect", "non-perfect", "all")
-    parts, inside, total, gaps, outside = [], 0, 0, [], []
+    parts, gaps = [], []
     for agent, part in t.groupby("agent", sort=False):
         part = part.set_index("actions")
         ours = " / ".join(f"{part.loc[w, 'mean_n']:.1f}" for w in order)
@@ -879,49 +877,36 @@ def table1_text(result: PaperResult, fig09: PaperResult | None = None) -> str:
         text = f"{agent} {ours}"
         if all(v is not None for v in theirs) and part.loc[list(order), "mean_n"].notna().all():
             text += " against the published " + " / ".join(f"{v:.2f}" for v in theirs)
-            for w, v in zip(order, theirs):
-                r = part.loc[w]
-                total += 1
-                where = _where(v, r.ci_low, r.ci_high)
-                inside += where == "inside"
-                if where != "inside":
-                    outside.append(f"{agent} {w}, {where}")
-                gaps.append(abs(r.mean_n - v) / v)
+            gaps += [abs(part.loc[w, "mean_n"] - v) / v for w, v in zip(order, theirs)]
         parts.append(text)
     widest = float(((t["ci_high"] - t["ci_low"]) / 2 / t["mean_n"]).replace([np.inf, -np.inf], np.nan).max())
-    lines = [f"**Table I** after {_size(games, 'training games')}: " + ", and ".join(parts)
-             + " (perfect / non-perfect / all)."]
-    if total:
-        worst = max(gaps)
-        lines[-1] += (f" {inside} of the {total} published values lie inside our 95% interval of the mean"
-                      + (f" (outside: {'; '.join(outside)})" if outside else "")
-                      + f"; the largest gap is {worst:.0%} of the published value, so Table I "
-                      + ("agrees to within a few percent." if worst <= 0.1 else f"differs by up to {worst:.0%}.")
-                      + f" The intervals are wide (up to ±{widest:.0%} of the mean): the counts are very uneven "
-                        "across window patterns.")
+    out = [f"**Table I** after {_size(games, 'training games')}: " + ", and ".join(parts)
+           + f" (perfect / non-perfect / all). The intervals are wide (up to ±{widest:.0%} of the mean): the counts "
+             "are very uneven across window patterns."
+           + (f" The largest gap is {max(gaps):.0%} of the published value." if gaps else "")]
+    rows = lines[lines["item"] == "Table I"]
+    if len(rows):
+        out += ["", f"The ledger on Table I's {len(rows)} published numbers: {tally(rows)}."]
+        out += _ledger_block(lines, "Table I", [q for q, c in zip(rows["quantity"], rows["category"]) if c != AGREES])
     if fig09 is not None:
         f9 = fig09.table.set_index("label")
         share = {lab: r.share_q_minus_1 + r.share_q_plus_1 for lab, r in f9.iterrows()}
-        alike = (f9["share_q_minus_1"].max() - f9["share_q_minus_1"].min() < 0.1
-                 and f9["median_q"].max() - f9["median_q"].min() < 0.2)
-        picture = ("most of them, the paper's picture" if all(s > 0.5 for s in share.values())
-                   else "not most of them, unlike the paper's picture")
-        lines.append("")
-        lines.append("Fig 9's ECDFs: perfect actions (Q = -1 or +1, as any action taken only once has) are "
-                     + " and ".join(f"{s:.0%} of the {lab} agent's" for lab, s in share.items())
-                     + f" recorded actions ({picture}); "
-                     + "the median Q is " + " and ".join(f"{r.median_q:+.2f} ({lab})" for lab, r in f9.iterrows())
-                     + f": the two agents' Q distributions are {'much alike' if alike else 'different'}.")
+        out += ["", "Fig 9's ECDFs: perfect actions (Q = -1 or +1, as any action taken only once has) are "
+                + " and ".join(f"{s:.0%} of the {lab} agent's" for lab, s in share.items())
+                + " recorded actions; the median Q is "
+                + " and ".join(f"{r.median_q:+.2f} ({lab})" for lab, r in f9.iterrows())
+                + ". The ledger on Fig 9's published bounds:", ""]
+        out += _ledger_block(lines, "Fig 9")
     if games and games < PAPER_TRAIN:
-        lines.append("")
-        lines.append(f"With {games:,} training games instead of {PAPER_TRAIN:,} every count is far smaller than "
-                     "the published ones: Table I measures how often each action was used.")
-    return "\n".join(lines)
+        out += ["", f"With {games:,} training games instead of {PAPER_TRAIN:,} every count is far smaller than "
+                "the published ones: Table I measures how often each action was used."]
+    return "\n".join(out)
 
 
 def fig10_text(result: PaperResult) -> str:
     """Markdown commentary of `fig10_ablations`: the two readings of the flagless agent
-    against the paper's "below 12%", and what symmetries are worth."""
+    beside the paper's "below 12%" (the ledger's verdict on it), and what symmetries are
+    worth."""
     t = result.table.set_index(["agent", "variant"])
     games = int(t["games"].max())
     bound = _published("Fig 10").get("win rate without flags, upper bound", 0.12)
@@ -931,15 +916,13 @@ def fig10_text(result: PaperResult) -> str:
         return ", ".join(f"{a} {_rate(t.loc[(a, variant)]) if ci else format(t.loc[(a, variant)].win_rate, '.3f')}"
                          for a in agents if (a, variant) in t.index)
 
-    def all_below(variant):
-        return all(t.loc[(a, variant)].win_rate < bound for a in agents if (a, variant) in t.index)
-
     pairs = [t.loc[(a, "no flags")].win_rate for a in agents if (a, "no flags") in t.index]
     tiles = [t.loc[(a, "no flags, tiles rule")].win_rate for a in agents if (a, "no flags, tiles rule") in t.index]
     factor = _ratio(float(np.mean(tiles)), float(np.mean(pairs))) if pairs and tiles else float("nan")
-    pairs_ok, tiles_ok = all_below("no flags"), all_below("no flags, tiles rule")
     differ = (f"the two readings differ by a factor of {factor:.1f} here" if np.isfinite(factor) else
               "the two readings cannot be compared by a factor here (no win under the pairs rule)")
+    g_full, g_nosym = t.loc[(agents[0], "flags, symmetries")], t.loc[(agents[0], "no symmetries")]
+    neither = [t.loc[(a, "neither")].win_rate for a in agents]
     lines = [
         f"**Paper vs minelab** ({_size(games, 'games each', inner=True)}). Without flags the paper says both "
         f"agents stay below {bound:.0%}. The text does not say how its flagless agent \"just avoided risky tiles\", "
@@ -947,36 +930,24 @@ def fig10_text(result: PaperResult) -> str:
         "",
         "* **pairs rule** (the agent's default without flags): only the mine-looking (tile, window) pairs are "
         "skipped, so a tile can be revealed through one safe-looking window while another of its windows says it "
-        f"surely holds a mine. {rates('no flags', ci=True)}: *{'below' if pairs_ok else 'not all below'} "
-        f"{bound:.0%}{', as published' if pairs_ok else ''}*.",
+        f"surely holds a mine. {rates('no flags', ci=True)}.",
         "* **tiles rule**: a tile whose most certain window says \"mine\" is never revealed. "
-        f"{rates('no flags, tiles rule')}: {'below' if tiles_ok else 'above'} the published bound.",
+        f"{rates('no flags, tiles rule', ci=True)}.",
         "",
+        "The agent keeps the pairs rule; the ledger's row on the published bound:",
+        "",
+        *_ledger_block(ledger_rows(PAPER), "Fig 10", ["win rate without flags, upper bound"]),
+        "",
+        f"Without symmetries the agents win {rates('no symmetries')}, against {rates('flags, symmetries')} with both, "
+        f"and {agents[0]} records {int(g_nosym.actions):,} actions instead of {int(g_full.actions):,} (the paper: "
+        f"they learn more slowly; it gives no number); with neither, {rates('neither')} (at most {max(neither):.3f}).",
     ]
-    if pairs_ok and not tiles_ok:
-        lines.append("We therefore take the pairs rule to be the authors' behaviour; this is inferred from the "
-                     "match, not from their code.")
-    else:
-        lines.append("At this size the published bound does not tell the two readings apart; the agent keeps its "
-                     "default, the pairs rule.")
-    slower, more = [], []
-    for a in agents:
-        full, nosym = t.loc[(a, "flags, symmetries")], t.loc[(a, "no symmetries")]
-        slower.append(nosym.win_rate < full.win_rate)
-        more.append(nosym.actions > full.actions)
-    g_full, g_nosym = t.loc[(agents[0], "flags, symmetries")], t.loc[(agents[0], "no symmetries")]
-    neither = [t.loc[(a, "neither")].win_rate for a in agents]
-    learn = "learn more slowly, as the paper says" if all(slower) else "do not all learn more slowly, unlike the paper"
-    lines[-1] += (f" Without symmetries the agents {learn} "
-                  f"({rates('no symmetries')} against {rates('flags, symmetries')} with both), and "
-                  f"{'record more actions' if all(more) else 'do not all record more actions'} ({agents[0]} "
-                  f"{int(g_nosym.actions):,} instead of {int(g_full.actions):,}); with neither, "
-                  f"{rates('neither')} (at most {max(neither):.3f}).")
     return "\n".join(lines)
 
 
 def fig11_text(result: PaperResult) -> str:
-    """Markdown commentary of `fig11_size_heatmap` (published as a figure only)."""
+    """Markdown commentary of `fig11_size_heatmap` (published as a figure, with one
+    number: the ledger's verdict on it)."""
     t = result.table
     games = int(t["games"].max())
     wr = t.set_index(["height", "width"])["win_rate"]
@@ -984,13 +955,11 @@ def fig11_text(result: PaperResult) -> str:
     rho = float(sps.spearmanr(t["height"] * t["width"], t["win_rate"]).statistic) if len(t) > 2 else float("nan")
     full = t[t["win_rate"] >= 0.995]
     asym = [abs(wr[(h, w)] - wr[(w, h)]) for h, w in wr.index if h < w and (w, h) in wr.index]
-    falls = rho < -0.5
     shown = [(h, w) for h, w in ((8, 8), (5, 10), (10, 10)) if (h, w) in wr.index]
     text = (f"* **Fig 11** ({_size(games, 'training games per board', inner=True)}). "
-            "The paper gives it without numbers, but shows 100% cells. "
-            f"{'As in the paper, the' if falls else 'Unlike the paper, the'} win rate "
-            f"{'falls' if falls else 'does not clearly fall'} as the board grows at the same density (Spearman "
-            f"correlation with the number of cells {'n/a' if np.isnan(rho) else format(rho, '+.2f')}): ")
+            "The paper gives it without numbers but shows 100% cells, and the win rate falling as the board grows "
+            "at the same density. Spearman correlation of our win rate with the number of cells: "
+            f"{'n/a' if np.isnan(rho) else format(rho, '+.2f')}; ")
     if len(full):
         boards = [f"{r.height}x{r.width}" for r in full.itertuples()]
         text += ("100% to rounding on " + (", ".join(boards[:-1]) + " and " if len(boards) > 1 else "") + boards[-1]
@@ -1001,11 +970,13 @@ def fig11_text(result: PaperResult) -> str:
     if (8, 8) in wr.index:
         text += " (8x8 with 10 mines is Fig 7's beginner board)"
     if asym:
-        text += (f". The map is {'nearly symmetric' if max(asym) < 0.05 else 'not symmetric'} in width and height"
-                 f"{', as it should be' if max(asym) < 0.05 else ''} (largest gap between h x w and w x h: "
-                 f"{max(asym):.3f}).")
+        text += (f". A board and its transpose are the same game: the largest gap between h x w and w x h is "
+                 f"{max(asym):.3f}.")
     else:
         text += "."
+    verdicts = _ledger_block(ledger_rows(PAPER), "Fig 11")
+    if verdicts:
+        text += "\n\n  The ledger on Fig 11's published number:\n\n" + "\n".join("  " + v for v in verdicts)
     return text
 
 
@@ -1015,53 +986,47 @@ def _mine_range(mines) -> str:
 
 
 def fig12_text(result: PaperResult) -> str:
-    """Markdown commentary of `fig12_density_heatmap` against the paper's two average decreases."""
+    """Markdown commentary of `fig12_density_heatmap`: our two average decreases with the
+    ledger's verdicts on the paper's."""
     t = result.table
     games = int(t["games"].max())
     ours = {m["quantity"]: m for m in result.measured}
-    pub = _published("Fig 12")
     lo_h, hi_h = min(GRID_SIDES), max(GRID_SIDES)
     lo_d, hi_d = min(FIG12_DENSITIES), max(FIG12_DENSITIES)
     q_h = f"mean win-rate decrease over heights {lo_h}..{hi_h}"
     q_d = f"mean win-rate decrease over densities {lo_d:.2f}..{hi_d:.2f}"
     dh, dd = ours[q_h], ours[q_d]
 
-    def one(m, q):
-        p = pub.get(q)
-        text = f"{100 * m['value']:.1f} points (95% {100 * m['ci_low']:.1f}-{100 * m['ci_high']:.1f})"
-        if p is not None:
-            text += f" against the published {100 * p:.1f} ({_where(p, m['ci_low'], m['ci_high'])} our interval)"
-        return text
+    def one(m):
+        return f"{100 * m['value']:.1f} points (95% {100 * m['ci_low']:.1f}-{100 * m['ci_high']:.1f})"
 
-    more = dd["value"] > dh["value"]
-    lines = [f"* **Fig 12** ({_size(games, 'training games per board', inner=True)}). Density hurts "
-             f"{'more' if more else 'less'} than height, {'as the paper says' if more else 'unlike the paper'}: "
-             f"going from density {lo_d:.2f} to {hi_d:.2f} costs, on average over heights, {one(dd, q_d)}; going "
-             f"from height {lo_h} to {hi_h} costs, on average over densities, {one(dh, q_h)}. "
-             "The paper does not define "
-             "these averages; we read them as percentage points at the ends of each axis, averaged over the other "
-             "axis, so a gap may be one of definition."]
+    lines = [f"* **Fig 12** ({_size(games, 'training games per board', inner=True)}). Going from density "
+             f"{lo_d:.2f} to {hi_d:.2f} costs, on average over heights, {one(dd)}; going from height {lo_h} to "
+             f"{hi_h} costs, on average over densities, {one(dh)} (the paper: density hurts more than height). The "
+             "paper does not define these averages; we read them as percentage points at the ends of each axis, "
+             "averaged over the other axis, so a gap may be one of definition. The ledger on Fig 12's published "
+             "numbers:", ""]
+    lines += ["  " + v for v in _ledger_block(ledger_rows(PAPER), "Fig 12")]
     shared = t.groupby(["height", "mines"]).filter(lambda g: len(g) > 1)
     if len(shared):
         h, m = shared.iloc[0][["height", "mines"]].astype(int)
         ds = shared[(shared["height"] == h) & (shared["mines"] == m)]["density"]
-        lines.append(f"* Mine counts are rounded half up, so neighbouring densities can share a board ({h}x10 at "
-                     f"densities {', '.join(f'{d:.2f}' for d in ds)} has {m} mines), and then the same run "
-                     "fills both cells.")
+        lines += ["", f"* Mine counts are rounded half up, so neighbouring densities can share a board ({h}x10 at "
+                  f"densities {', '.join(f'{d:.2f}' for d in ds)} has {m} mines), and then the same run fills both "
+                  "cells."]
     return "\n".join(lines)
 
 
 def table2_text(result: PaperResult) -> str:
-    """Markdown commentary of `table2_mab_vs_state_action` against the published Table II,
-    row by row where this run's game counts are the paper's (10^5 and 10^6 games)."""
+    """Markdown commentary of `table2_mab_vs_state_action` beside the published Table II,
+    row by row where this run's game counts are the paper's (10^5 and 10^6 games), with
+    the ledger's verdicts (and the readings it credits) on the published numbers."""
     t = result.table
     pub = _published("Table II")
     what = {"MAB": "actions recorded", "SA": "pairs recorded"}
 
-    def published(kind, m, g, quantity):
-        base = "SA" if kind == "SA" else "MAB"  # the MAB agent without symmetries is compared to the MAB column
-        q = f"{base} win rate, 4x4x{m}, {g} games" if quantity == "win" else f"{base} {what[base]}, 4x4x{m}, {g} games"
-        return pub.get(q)
+    def quantity(kind, m, g, q):
+        return f"{kind} win rate, 4x4x{m}, {g} games" if q == "win" else f"{kind} {what[kind]}, 4x4x{m}, {g} games"
 
     checkpoints = sorted(int(g) for g in t["games"].unique())
     paper_games = sorted({int(q.split(", ")[-1].split()[0]) for q in pub})
@@ -1078,58 +1043,42 @@ def table2_text(result: PaperResult) -> str:
         lines.append("")
     else:
         g = matched[-1]
+        ledger = ledger_rows(PAPER, "Table II")
         lines.append(f"**Paper vs minelab** (cumulative win rate and table size; this run's rows at "
-                     f"{' and '.join(f'{x:,}' for x in matched)} games match the published ones):")
+                     f"{' and '.join(f'{x:,}' for x in matched)} games are the published ones' game counts). The "
+                     f"ledger on the {len(ledger)} published numbers of Table II: {tally(ledger)}.")
         lines.append("")
-        sa = [(m, by.loc[("SA", m, g)], published("SA", m, g, "win"), published("SA", m, g, "rec")) for m in mines
-              if ("SA", m, g) in by.index]
+        sa = [(m, by.loc[("SA", m, g)], pub.get(quantity("SA", m, g, "win")), pub.get(quantity("SA", m, g, "rec")))
+              for m in mines if ("SA", m, g) in by.index]
         if sa:
-            gaps = [100 * abs(r.win_rate - p) for _, r, p, _ in sa if p is not None]
-            rec = [r.recorded / q - 1 for _, r, _, q in sa if q]
-            agree = max(gaps) <= 3
-            lines.append(f"* **The state-action agent {'agrees' if agree else 'does not agree'}** with the paper: win "
-                         f"rates within {max(gaps):.1f} points ("
-                         + "; ".join(f"4x4x{m} after {g:,} games: {r.win_rate:.4f} vs {p:.4f}" for m, r, p, _ in sa)
-                         + f") and the number of pairs recorded within {min(rec):+.0%} to {max(rec):+.0%} of the "
-                         "published counts.")
-        mab = [(m, by.loc[("MAB", m, g)], by.loc[("MAB without symmetries", m, g)], published("MAB", m, g, "win"),
-                published("MAB", m, g, "rec")) for m in mines
+            lines.append(f"* **The state-action agent** after {g:,} games: "
+                         + "; ".join(f"4x4x{m} wins {_rate(r)} (published {p:.4f}), {int(r.recorded):,} pairs "
+                                     f"recorded (published {int(q):,})" for m, r, p, q in sa
+                                     if p is not None and q is not None) + ". The ledger:")
+            lines += ["  " + v for v in _ledger_block(ledger, "Table II", [quantity("SA", m, g, k) for m, *_ in sa
+                                                                           for k in ("win", "rec")])]
+        mab = [(m, by.loc[("MAB", m, g)], by.loc[("MAB without symmetries", m, g)],
+                pub.get(quantity("MAB", m, g, "win")), pub.get(quantity("MAB", m, g, "rec"))) for m in mines
                if ("MAB", m, g) in by.index and ("MAB without symmetries", m, g) in by.index]
         if mab:
-            ref = [x for x in mab if x[0] == 4] or mab
-            m, r, ns, p, q = ref[0]
-            factor = _ratio(q, r.recorded)
-            close = [abs(_ratio(n.recorded, qq) - 1) for _, _, n, _, qq in mab if qq]
-            far = [_ratio(qq, rr.recorded) for _, rr, _, _, qq in mab if qq]
-            likely = max(close) < 0.35 and min(far) > 2
-            lines.append(f"* **The MAB column {'does not agree' if factor > 2 else 'agrees'} with our MAB agent.** "
-                         f"Ours records {factor:.1f} times fewer actions than published (4x4x{m} after {g:,} games: "
-                         f"{int(r.recorded):,} vs {int(q):,}) and wins {r.win_rate:.3f} against {p:.3f}. The same "
-                         f"agent *without symmetries* records "
-                         + "; ".join(f"{int(n.recorded):,} vs {int(qq):,} on 4x4x{mm}" for mm, _, n, _, qq in mab)
-                         + f" (within {max(close):.0%} of the published counts)"
-                         + (", so the paper's Table II MAB agent most likely ran without symmetries." if likely else
-                            ", so this run does not tell whether the paper's MAB agent used symmetries."))
-            if likely:
-                gaps = [(mm, 100 * (n.win_rate - pp)) for mm, _, n, pp, _ in mab if mm >= 4]
-                if gaps:
-                    lines[-1] += (" Its published win rates still differ from ours without symmetries (after "
-                                  f"{g:,} games): "
-                                  + ", ".join(f"{abs(d):.1f} points {'below' if d > 0 else 'above'} for {mm} mines"
-                                              for mm, d in gaps)
-                                  + "; we have not found why.")
+            lines.append(f"* **The MAB column** after {g:,} games: our MAB agent (with symmetries) and the same "
+                         "agent *without symmetries* beside the published MAB agent, win rate and actions recorded: "
+                         + "; ".join(f"4x4x{m}: {_rate(r)} and {_rate(n)} against {p:.4f}, {int(r.recorded):,} and "
+                                     f"{int(n.recorded):,} against {int(q):,}" for m, r, n, p, q in mab
+                                     if p is not None and q is not None)
+                         + ". The ledger judges our MAB agent and lists the readings registered on each number, "
+                           "with how many of its scope each reproduces:")
+            lines += ["  " + v for v in _ledger_block(ledger, "Table II", [quantity("MAB", m, g, k) for m, *_ in mab
+                                                                           for k in ("win", "rec")])]
     if ("SA", mines[0], first) in by.index and ("MAB", mines[0], first) in by.index:
-        slower = all(by.loc[("SA", m, first)].win_rate < by.loc[("MAB", m, first)].win_rate for m in mines)
+        early = "; ".join(f"4x4x{m} {by.loc[('SA', m, first)].win_rate:.3f} vs {by.loc[('MAB', m, first)].win_rate:.3f}"
+                          for m in mines)
         keys = min(_ratio(by.loc[("SA", m, last)].recorded, by.loc[("MAB", m, last)].recorded) for m in mines)
-        close_end = [m for m in mines
-                     if abs(by.loc[("SA", m, last)].win_rate - by.loc[("MAB", m, last)].win_rate) < 0.03]
-        pace = ("needs more games than the MAB agent, as in the paper" if slower else
-                "is not behind the MAB agent after the first checkpoint here")
-        lines.append(f"* The SA agent {pace} "
-                     f"(after {first:,} games it wins less on {'every board' if slower else 'some boards only'}), and "
-                     f"records at least {keys:.1f} times more keys after {last:,} games; with {last:,} games the two "
-                     "reach similar win rates (within 3 points) on "
-                     + (", ".join(f"4x4x{m}" for m in close_end) if close_end else "no board") + ".")
+        late = "; ".join(f"4x4x{m} {100 * (by.loc[('SA', m, last)].win_rate - by.loc[('MAB', m, last)].win_rate):+.1f}"
+                         for m in mines)
+        lines.append(f"* The SA agent against the MAB agent (the paper: SA needs more games; it states this without "
+                     f"a number): after {first:,} games SA wins {early} (SA vs MAB); after {last:,} games it records "
+                     f"at least {keys:.1f} times more keys, and its win rate minus MAB's is, in points, {late}.")
     return "\n".join(lines)
 
 
@@ -1156,23 +1105,30 @@ def _scenario_line(rows, setting) -> tuple[str, str]:
     return a, b
 
 
+def _not_agreeing(lines, item: str) -> list[str]:
+    """The ledger's bullets of the published numbers of `item` that it does not judge "agrees"."""
+    rows = lines[lines["item"] == item]
+    return _ledger_block(lines, item, [q for q, c in zip(rows["quantity"], rows["category"]) if c != AGREES])
+
+
 def table3_text(result: PaperResult, fig07: PaperResult | None = None) -> str:
-    """Markdown commentary of `table3_transfer_greedy` against the published Table III;
-    with `fig07`, the spread between two greedy 8x8x10 trainings (different seeds)."""
+    """Markdown commentary of `table3_transfer_greedy` beside the published Table III, with
+    the ledger's verdicts; with `fig07`, the spread between two greedy 8x8x10 trainings
+    (different seeds)."""
     rows = _transfer_rows(result, "Table III")
+    lines = ledger_rows(PAPER)
     t = result.table
     train = int(t.loc[t["scenario"] == "training", "games"].max())
     test = int(t.loc[t["scenario"] != "training", "games"].max())
     cmp_ = [(st, s, r, p) for st, s, r, p in rows if p is not None]
     gaps = [100 * abs(r.win_rate - p) for _, _, r, p in cmp_]
-    outside = [(st, s, r, p) for st, s, r, p in cmp_ if _where(p, r.ci_low, r.ci_high) != "inside"]
-    dist = [100 * min(abs(p - r.ci_low), abs(p - r.ci_high)) for _, _, r, p in outside]
     rel = [(abs(r.win_rate - p) / p, st, s, r, p) for st, s, r, p in cmp_ if p > 0]
     worst = max(rel) if rel else None
+    cells = lines[(lines["item"] == "Table III") & lines["quantity"].str.contains(" win rate, trained on ")]
     text = (f"**Table III (greedy)** ({train:,} training games, {test:,} test games per level; the paper's: "
-            f"{PAPER_TRAIN:,} and 10,000) ")
-    text += (f"agrees with the paper in every cell to within {max(gaps):.1f} percentage points" if max(gaps) <= 2 else
-             f"differs from the paper by up to {max(gaps):.1f} percentage points (median {np.median(gaps):.1f})")
+            f"{PAPER_TRAIN:,} and 10,000). The ledger on its {len(cells)} published win rates: {tally(cells)}"
+            + (f"; ours lie within {max(gaps):.1f} percentage points of them (median {np.median(gaps):.1f})"
+               if gaps else ""))
     examples = []
     for setting in ("8x8x15", "8x8x10"):
         tr = [(r, p) for st, s, r, p in rows if st == setting and s == "training"]
@@ -1186,30 +1142,29 @@ def table3_text(result: PaperResult, fig07: PaperResult | None = None) -> str:
     if worst is not None:
         text += (f" The largest relative gap is {worst[1]} on {worst[2]}, {worst[3].win_rate:.4f} vs "
                  f"{worst[4]:.4f}.")
-    text += (f" {len(outside)} of the {len(cmp_)} published values lie outside our 95% Wilson intervals"
-             + (f", by a median of {np.median(dist):.2f} points beyond the interval's end" if dist else "")
-             + ": a Wilson interval describes the games of one run, and a learner's runs may differ by more than "
-               "that")
     if fig07 is not None:
         f7 = fig07.table.set_index("label")
         mine = [r for st, s, r, _ in rows if st == "8x8x10" and s == "training"]
         if "greedy" in f7.index and mine:
             a, b = f7.loc["greedy"], mine[0]
             half = (b.ci_high - b.ci_low) / 2
-            text += (f" (two greedy 8x8x10 trainings with different seeds, Fig 7's and this table's, ended at "
+            text += (f" Two greedy 8x8x10 trainings with different seeds, Fig 7's and this table's, ended at "
                      f"{a.win_rate:.4f} and {b.win_rate:.4f}, against intervals of ±{half:.4f}: "
                      + ("farther apart than one interval" if abs(a.win_rate - b.win_rate) > half else
-                        "within one interval") + ")")
-    text += "."
+                        "within one interval") + "; a learner's runs may differ by more than one run's Wilson "
+                                                 "interval.")
+    out = [text]
+    odd = [v for v in _not_agreeing(lines, "Table III") if " win rate, trained on " in v]
+    if odd:
+        out += ["", "The ledger's other verdicts on these published win rates:", "", *odd]
     ours = {(st, s): r.win_rate for st, s, r, _ in rows}
     theirs = {(st, s): p for st, s, _, p in rows if p is not None}
     d_ours, d_pub = _denser(ours, "8x8x10", "8x8x15"), _denser(theirs, "8x8x10", "8x8x15")
     x_ours, x_pub = _denser(ours, "8x8x17", "8x8x15"), _denser(theirs, "8x8x17", "8x8x15")
     n = len(TEST_LEVELS)
-    text += (f" Training denser than the test: 8x8x15 beats 8x8x10 on {d_ours} of {n} test levels (published: "
-             f"{d_pub}) and 8x8x17 on {x_ours} of {n} (published: {x_pub}), "
-             + ("as in the paper: denser training helps, up to 15 mines; 17 is too dense." if (d_ours, x_ours) ==
-                (d_pub, x_pub) else "not the paper's pattern at this size."))
+    out += ["", f"Training denser than the test (the paper: denser training helps, up to 15 mines; 17 is too dense): "
+            f"8x8x15 beats 8x8x10 on {d_ours} of {n} test levels (published: {d_pub}) and 8x8x17 on {x_ours} of {n} "
+            f"(published: {x_pub})."]
     best = t[(t["scenario"] != "training") & t["best"].astype(bool)]
     outright, tied, lost = [], [], []
     for s in TEST_LEVELS:
@@ -1220,34 +1175,38 @@ def table3_text(result: PaperResult, fig07: PaperResult | None = None) -> str:
             outright.append(s)
         else:
             tied.append(f"{s} (with {', '.join(x for x in marked if x != '8x8x15')})")
-    paper_like = len(outright) == 2 and len(tied) == 1
-    text += ("\n\nThe paper's significance claim: 8x8x15 wins two of the three scenarios outright and ties in the "
-             "third. Here (Mann-Whitney at 0.05) 8x8x15 wins "
-             + (", ".join(outright) if outright else "no scenario") + " outright"
-             + (f", is tied on {' and '.join(tied)}" if tied else "")
-             + (f" and is not among the best on {', '.join(lost)}" if lost else "")
-             + f": {'as in the paper' if paper_like else 'this differs from the paper'}.")
+    text = ("The paper's significance claim: 8x8x15 wins two of the three scenarios outright and ties in the "
+            "third. In this table (Mann-Whitney at 0.05) 8x8x15 wins "
+            + (", ".join(outright) if outright else "no scenario") + " outright"
+            + (f", is tied on {' and '.join(tied)}" if tied else "")
+            + (f" and is not among the best on {', '.join(lost)}" if lost else "") + ".")
+    claim = claim_judged(PAPER, "Table III", "test levels on which the 8x8x15 greedy agent is significantly best "
+                         "(Mann-Whitney, 0.05)", lines)
+    if claim:
+        text += f" Over all seven agents of Tables III and IV, {claim}."
+    out += ["", text]
     if train < PAPER_TRAIN:
         below = sum(r.win_rate < p for st, s, r, p in cmp_ if s != "training")
         total = sum(1 for st, s, r, p in cmp_ if s != "training")
-        text += (f" With {train:,} training games instead of {PAPER_TRAIN:,}, {below} of the {total} test win "
-                 "rates lie below the published ones.")
-    return text
+        out[-1] += (f" With {train:,} training games instead of {PAPER_TRAIN:,}, {below} of the {total} test win "
+                    "rates lie below the published ones.")
+    return "\n".join(out)
 
 
 def table4_text(result: PaperResult, table3: PaperResult | None = None) -> str:
-    """Markdown commentary of `table4_transfer_ucb` against the published Table IV, and
-    against greedy's Table III when `table3` is given."""
+    """Markdown commentary of `table4_transfer_ucb` beside the published Table IV, with the
+    ledger's verdicts, and beside greedy's Table III when `table3` is given."""
     rows = _transfer_rows(result, "Table IV")
+    lines = ledger_rows(PAPER)
     t = result.table
     train = int(t.loc[t["scenario"] == "training", "games"].max())
     cmp_ = [(st, s, r, p) for st, s, r, p in rows if p is not None]
     gaps = [100 * (r.win_rate - p) for _, _, r, p in cmp_]
-    where = [_where(p, r.ci_low, r.ci_high) for _, _, r, p in cmp_]
     mean = float(np.mean(gaps)) if gaps else float("nan")
+    cells = lines[(lines["item"] == "Table IV") & lines["quantity"].str.contains(" win rate, trained on ")]
     text = (f"**Table IV (UCB c = 0.1)** ({_size(train, 'training games', inner=True)}) lies {abs(mean):.1f} points "
-            f"{'below' if mean < 0 else 'above'} the paper on average ({where.count('above')} of the {len(cmp_)} "
-            f"published values above our intervals, {where.count('below')} below)")
+            f"{'below' if mean < 0 else 'above'} the published values on average; the ledger on its {len(cells)} "
+            f"published win rates: {tally(cells)}")
     examples = []
     for setting in TABLE4_SETTINGS:
         tr = [(r, p) for st, s, r, p in rows if st == setting and s == "training"]
@@ -1256,13 +1215,15 @@ def table4_text(result: PaperResult, table3: PaperResult | None = None) -> str:
             examples.append(f"{setting} trains at {tr[0][0].win_rate:.4f} (published {tr[0][1]:.4f}) and tests at "
                             f"{a} (published {b})")
     text += (": " + "; ".join(examples) if examples else "") + "."
+    out = [text]
+    odd = [v for v in _not_agreeing(lines, "Table IV") if " win rate, trained on " in v]
+    if odd:
+        out += ["", "The ledger's other verdicts on these published win rates:", "", *odd]
     ours = {(st, s): r.win_rate for st, s, r, _ in rows}
     theirs = {(st, s): p for st, s, _, p in rows if p is not None}
     d_ours, d_pub = _denser(ours, "8x8x10", "8x8x15"), _denser(theirs, "8x8x10", "8x8x15")
-    text += (f" 8x8x15 beats 8x8x10 on {d_ours} of {len(TEST_LEVELS)} test levels (published: {d_pub}): UCB "
-             + ("profits from the denser training too" if d_ours >= 2 else
-                "does not profit from the denser training here")
-             + (", as in the paper." if (d_ours >= 2) == (d_pub >= 2) else ", unlike the paper."))
+    text = (f"8x8x15 beats 8x8x10 on {d_ours} of {len(TEST_LEVELS)} test levels (published: {d_pub}; the paper: UCB "
+            "profits from the denser training too).")
     if table3 is not None:
         g_rows = _transfer_rows(table3, "Table III")
         g_ours = {(st, s): r.win_rate for st, s, r, _ in g_rows}
@@ -1281,12 +1242,16 @@ def table4_text(result: PaperResult, table3: PaperResult | None = None) -> str:
         wins = sum(g_ours[k] > ours[k] for k in pairs)
         wins_pub = sum(g_pub[k] > theirs[k] for k in pairs if k in g_pub and k in theirs)
         if rank is not None:
-            text += (f" On beginner its 8x8x15 agent ranks {rank} of all the agents of Tables III and IV (first: "
-                     f"{top}); in the published tables it ranks {rank_pub} (first: {top_pub}).")
+            text += (f" On beginner its 8x8x15 agent ranks {rank} of all the agents of Tables III and IV in these "
+                     f"two tables (first: {top}); in the published tables it ranks {rank_pub} (first: {top_pub}).")
+            claim = claim_judged(PAPER, "Table IV", "rank of the 8x8x15 UCB agent's beginner win rate among all "
+                                 "tested agents", lines)
+            if claim:
+                text += f" Over all seven agents, run by run, {claim}."
         text += (f" Greedy beats UCB in {wins} of the {len(pairs)} (setting, scenario) pairs they share (published: "
-                 f"{wins_pub})"
-                 + (", every one, as in the paper." if wins == wins_pub == len(pairs) else "."))
-    return text
+                 f"{wins_pub}).")
+    out += ["", text]
+    return "\n".join(out)
 
 
 def text_vs_code_text(result: PaperResult) -> str:

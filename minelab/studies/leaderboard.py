@@ -85,7 +85,7 @@ _QUANTITY = re.compile(r"^(?P<program>.+) win rate, first click (?P<rule>safe|op
 
 def load_published() -> pd.DataFrame:
     """data/published/leaderboard.csv, with `program` and `rule` parsed from each quantity."""
-    df = report.load_published(PAPER)
+    df = report.load_published(PAPER, claims=False)
     parts = df["quantity"].str.extract(_QUANTITY)
     if parts.isna().any().any():
         bad = df.loc[parts.isna().any(axis=1), "quantity"].tolist()
@@ -392,8 +392,8 @@ def check_opening_square(expert_games: int = SIZES["quick"]["expert_games"], see
 
 
 # ---------------------------------------------------------------------- texts
-# The notebook's commentary, built from the measured data: every number and every
-# verdict below is computed from the result and data/published/leaderboard.csv.
+# The notebook's commentary: every number below comes from the result; every verdict on a
+# published number is the fidelity ledger's (report.ledger).
 CITATIONS = {
     "PSEQ-D256": "a variant of Tu et al.'s PSEQ, from the results table of the README of the public repository "
                  "b1f6c1c4/MineSweeperProb (2024), not from a paper",
@@ -458,10 +458,12 @@ def _pct_ci(r, digits: int = 1, unit: str = "") -> str:
     return text
 
 
-def _where(value, low, high) -> str:
-    if pd.isna(value) or pd.isna(low) or pd.isna(high):
-        return "not comparable"
-    return "below" if value < low else "above" if value > high else "inside"
+def _ledger_says(lines: pd.DataFrame, level: str, program: str, rule: str) -> str:
+    """The fidelity ledger's verdict on one published number of the leaderboard (verbatim;
+    "" when data/published/leaderboard.csv has no such number). `lines`: report.ledger(PAPER).
+    A study imports no paper, so this reads the ledger itself, as minelab.papers.judged does."""
+    hit = lines[(lines["item"] == level) & (lines["quantity"] == f"{program} win rate, first click {rule}")]
+    return "" if hit.empty else str(hit["verdict"].iloc[0])
 
 
 def published_text() -> str:
@@ -486,10 +488,11 @@ def _by_points(gain: pd.Series) -> str:
 
 
 def reading_text(result: PaperResult, opening: PaperResult | None = None) -> str:
-    """Markdown reading of `leaderboard_win_rates`: per level, our best plain agents against
-    the strongest published; why gardea-csp's order helps; what the opening rule adds
-    (with `check_opening_square`'s result when given); the learners; the chance line
-    and the ceiling."""
+    """Markdown reading of `leaderboard_win_rates`: per level, our best plain agents beside
+    the published programs (each with the ledger's verdict: another program, no minelab
+    twin); why gardea-csp's order helps; what the opening rule adds (with
+    `check_opening_square`'s result when given); the learners; the chance line and the
+    ceiling."""
     t = result.table
     plain = _plain(t)
     pub = t[t["kind"] == "published"]
@@ -501,11 +504,12 @@ def reading_text(result: PaperResult, opening: PaperResult | None = None) -> str
     size = f"{int(games.max()):,} games per level and rule" if len(games) else ""
     if len(expert):
         size += f" ({int(expert.max()):,} on 16x30)" if size else f"{int(expert.max()):,} games on 16x30"
+    ledger = report.ledger(PAPER)
     lines = [f"**Reading the leaderboard** ({size} for the plain agents). Win rates are in %, with 95% Wilson "
              "intervals. The plain agents play the same boards, so their differences are paired; chunk i of a level "
              "is dealt from the same seed in every notebook, so the safe-rule boards are the buffet2012 notebook's "
-             "wherever the two play the same chunks.", "", "**First click safe, against the strongest published "
-             "solvers:**", ""]
+             "wherever the two play the same chunks.", "", "**First click safe, beside the strongest published "
+             "solvers** (other programs: the ledger sets `best`'s final evaluation beside some of them):", ""]
     for lv in levels:
         ours = plain[(plain["level"] == lv) & (plain["rule"] == "safe")].sort_values("win_rate", ascending=False)
         theirs = pub[(pub["level"] == lv) & (pub["rule"] == "safe")].sort_values("win_rate", ascending=False)
@@ -516,15 +520,16 @@ def reading_text(result: PaperResult, opening: PaperResult | None = None) -> str
                 + ", ".join(f"`{r.agent}` {_pct(r.win_rate)}" for r in ours.iloc[1:4].itertuples()))
         if len(theirs):
             strongest = theirs.iloc[0]
+            says = _ledger_says(ledger, lv, strongest.agent, "safe")
             text += ("; published: " + ", ".join(f"{r.agent} {_pct(r.win_rate, 2)}" for r in theirs.itertuples())
-                     + f". The strongest published, {strongest.agent} ({_pct(strongest.win_rate, 2)}), lies "
-                     f"{_where(strongest.win_rate, top.ci_low, top.ci_high)} `{top.agent}`'s interval.")
+                     + f". The strongest published is {strongest.agent} ({_pct(strongest.win_rate, 2)})"
+                     + (f"; the ledger: {says}." if says else "."))
         else:
             text += "."
         lines.append(text)
 
     lines += _gardea_lines(plain, levels)
-    lines += _opening_lines(plain, pub, opening)
+    lines += _opening_lines(plain, pub, opening, ledger)
     lines += _learner_lines(t, pub, levels)
     lines += _chance_lines(t)
     return "\n".join(lines)
@@ -555,8 +560,10 @@ def _gardea_lines(plain: pd.DataFrame, levels) -> list[str]:
     return lines
 
 
-def _opening_lines(plain: pd.DataFrame, pub: pd.DataFrame, opening: PaperResult | None) -> list[str]:
-    """reading_text: what the opening rule (a zero first) adds, and the first cell on expert."""
+def _opening_lines(plain: pd.DataFrame, pub: pd.DataFrame, opening: PaperResult | None,
+                   ledger: pd.DataFrame) -> list[str]:
+    """reading_text: what the opening rule (a zero first) adds, and the first cell on expert
+    (the published programs beside it, with the ledger's verdicts)."""
     lines: list[str] = []
     both = plain.pivot_table(index=["agent", "level"], columns="rule", values="win_rate")
     if {"safe", "opening"} <= set(both.columns):
@@ -573,9 +580,11 @@ def _opening_lines(plain: pd.DataFrame, pub: pd.DataFrame, opening: PaperResult 
         theirs = theirs[theirs["win_rate"] > 0.3]  # the solvers, not the bandit agent
         if len(top) and len(theirs):
             b = top.iloc[0]
-            lines.append(f"* On 16x30 with a zero start, `{b.agent}` gets {_pct_ci(b)}; against its interval, "
-                         + " and ".join(f"{r.agent}'s {_pct(r.win_rate, 2)} lies "
-                                        f"{_where(r.win_rate, b.ci_low, b.ci_high)}" for r in theirs.itertuples())
+            lines.append(f"* On 16x30 with a zero start, `{b.agent}` gets {_pct_ci(b)}; published: "
+                         + "; ".join(f"{r.agent} {_pct(r.win_rate, 2)}"
+                                     + (f" (the ledger: {_ledger_says(ledger, EXPERT, r.agent, 'opening')})"
+                                        if _ledger_says(ledger, EXPERT, r.agent, "opening") else "")
+                                     for r in theirs.itertuples())
                          + ".")
             lines.append("* This is the first click. A zero in the corner guarantees only 4 revealed cells (itself "
                          "and its 3 neighbours), a zero inside the board 9.")
@@ -584,11 +593,8 @@ def _opening_lines(plain: pd.DataFrame, pub: pd.DataFrame, opening: PaperResult 
                 other = [f for f in o.index if f != "corner"]
                 if "corner" in o.index and other:
                     c, s = o.loc["corner"], o.loc[other[0]]
-                    verdicts = ", ".join(f"{r.agent} {_where(r.win_rate, s.ci_low, s.ci_high)}"
-                                         for r in theirs.itertuples())
                     lines.append(f"* `{s.agent}` with `first_click={other[0]}` wins {_pct_ci(s, 2, '%')} against "
-                                 f"{_pct_ci(c, 2, '%')} at the corner, on {int(s.games):,} paired expert games "
-                                 f"(published values against its interval: {verdicts}).")
+                                 f"{_pct_ci(c, 2, '%')} at the corner, on {int(s.games):,} paired expert games.")
             lines.append("* The table keeps the corner, the papers' opening.")
     return lines
 
@@ -630,9 +636,8 @@ def _learner_lines(t: pd.DataFrame, pub: pd.DataFrame, levels) -> list[str]:
         if {"greedy-mab", "ucb-mab"} <= set(agents):
             g = learners.loc[learners["agent"] == "greedy-mab", "win_rate"].max()
             u = learners.loc[learners["agent"] == "ucb-mab", "win_rate"].max()
-            lines[-1] += (f" `ucb-mab` wins at most {_pct(u)}% here against `greedy-mab`'s {_pct(g)}%"
-                          + (": UCB starts near zero and needs far more games, as in the paper's Fig 7." if u < g
-                             else "."))
+            lines[-1] += (f" `ucb-mab` wins at most {_pct(u)}% here against `greedy-mab`'s {_pct(g)}% (the bandit "
+                          "paper's Fig 7: UCB starts near zero and needs far more games).")
     return lines
 
 

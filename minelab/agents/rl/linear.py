@@ -9,7 +9,8 @@ entries: n^2 L + n parameters (6,900 on 5x5). One decision (`linear_step`):
     delta = r + gamma max_b Q(s', b) - Q(s, a)      (r alone when s' ends the game)
     W[a, f(s)] += alpha delta;  B[a] += alpha delta  (the gradient of Q(s, a) is f(s))
 
-alpha 0.01, gamma 0.9 (§4.3). Exploration as for the tabular agents by default (§4.5
+alpha 0.01 (the authors' program's; the text names one α, 0.1, for Q-learning in §4.1,
+run beside as a registered reading), gamma 0.9 (§4.1). Exploration as for the tabular agents by default (§4.5
 says the schedule is the same for all three); the authors' program used a constant
 epsilon = 0.1 for this agent: `make_agent("linear-q", random_games=0, epsilon=0.1)`.
 Frozen (evaluation): greedy, learning nothing (every state has values here, so no
