@@ -935,8 +935,14 @@ def _item_section(paper: str, it: dict, folder: Path, base: Path, published: pd.
             sec += ["No numeric published value (figure only); minelab measured:", ""]
         item_lines = lines[lines["item"] == item]
         program = bool((item_lines["program"] != "").any())
-        sec.append(_pipe_table(COMPARISON_HEADER + (PROGRAM_HEADER if program else []),
-                               _comparison_rows(pub, meas, item_lines, paper, program)))
+        rows = _comparison_rows(pub, meas, item_lines, paper, program)
+        if program:  # the program's labelled variants (no published twin), below the numbers
+            own = load_authors(paper)
+            own = own[(own["item"] == item) & ~own["quantity"].isin(set(pub["quantity"]))]
+            rows += [[r["quantity"], "—", "—", "", "", _fmt_value(r["value"], r["ci_low"], r["ci_high"], r["games"],
+                                                                 r["runs"]) + f" ({r['program']} {r['commit'][:7]})",
+                      r["note"]] for r in own.to_dict("records")]
+        sec.append(_pipe_table(COMPARISON_HEADER + (PROGRAM_HEADER if program else []), rows))
     return sec + [""]
 
 

@@ -244,28 +244,28 @@ def test_every_committed_published_number_has_a_relation_and_a_citation():
         assert not cites_us.any(), paper
 
 
-def test_readings_files_are_checked(tmp_path):
-    header = "paper,item,reading,kind,change,support,scope,experiment\n"
-    (tmp_path / "readings.csv").write_text(header + "nobody2020,Table 1,r,text,x,y,*,\n")
-    with pytest.raises(ValueError, match="readings.csv.*unknown paper"):
-        report.load_readings(tmp_path)
-    (tmp_path / "readings.csv").write_text(header + "buffet2012,Table 1,r,maybe,x,y,*,\n")
-    with pytest.raises(ValueError, match="kind 'maybe'"):
-        report.load_readings(tmp_path)
-    (tmp_path / "readings.csv").write_text(header + "buffet2012,Table 1,r,text,x,,*,\n")
-    with pytest.raises(ValueError, match="empty support"):
-        report.load_readings(tmp_path)
-    (tmp_path / "readings.csv").write_text(header + "buffet2012,Table 1,r,text,x,y,*,\n")
-    twins_header = "paper,item,quantity,reading,variant,published_as\n"
-    (tmp_path / "reading_twins.csv").write_text(twins_header + "buffet2012,Table 1,q,unregistered,v,\n")
-    with pytest.raises(ValueError, match="does not register"):
-        report.load_reading_twins(tmp_path)
-    (tmp_path / "reading_twins.csv").write_text(twins_header + "buffet2012,Table 1,q,r,,\n")
-    with pytest.raises(ValueError, match="a variant, a published_as or both"):
-        report.load_reading_twins(tmp_path)
-    (tmp_path / "reading_twins.csv").write_text(twins_header + "buffet2012,Table 1,q,r,,0.5\n")
-    with pytest.raises(ValueError, match="published_as '0.5'"):
-        report.load_reading_twins(tmp_path)
+READINGS_HEADER = "paper,item,reading,kind,change,support,scope,experiment\n"
+GOOD_READING = "buffet2012,Table 1,r,text,x,y,*,\n"
+TWINS_HEADER = "paper,item,quantity,reading,variant,published_as\n"
+
+
+@pytest.mark.parametrize("readings, twins, match", [
+    ("nobody2020,Table 1,r,text,x,y,*,\n", None, "readings.csv.*unknown paper"),
+    ("buffet2012,Table 1,r,maybe,x,y,*,\n", None, "kind 'maybe'"),
+    ("buffet2012,Table 1,r,text,x,,*,\n", None, "empty support"),
+    (GOOD_READING, "buffet2012,Table 1,q,unregistered,v,\n", "does not register"),
+    (GOOD_READING, "buffet2012,Table 1,q,r,,\n", "a variant, a published_as or both"),
+    (GOOD_READING, "buffet2012,Table 1,q,r,,0.5\n", "published_as '0.5'"),
+])
+def test_a_malformed_readings_file_is_refused(tmp_path, readings, twins, match):
+    (tmp_path / "readings.csv").write_text(READINGS_HEADER + readings)
+    if twins is not None:
+        (tmp_path / "reading_twins.csv").write_text(TWINS_HEADER + twins)
+    with pytest.raises(ValueError, match=match):
+        report.load_reading_twins(tmp_path) if twins is not None else report.load_readings(tmp_path)
+
+
+def test_committed_readings_name_published_numbers_in_their_scope():
     readings, twins = report.load_readings(), report.load_reading_twins()
     item_of = {(r["paper"], r["reading"]): r for r in readings.to_dict("records")}
     for r in readings.to_dict("records"):  # every committed reading's scope holds a published number
