@@ -205,7 +205,7 @@ def verdict(relation: str, published: float, pub_low: float, pub_high: float,
         'differs'
         >>> verdict("=", 0.70, float("nan"), float("nan"), 0.69, 0.68, 0.70, runs=3)
         'agrees'
-        >>> verdict("=", 2, float("nan"), float("nan"), 3.3, 1.9, 4.7, runs=3, span=(1, 7))
+        >>> verdict("=", 2, float("nan"), float("nan"), 3.33, 0.46, 6.2, runs=3, span=(1, 7))
         'uninformative'
     """
     return _verdict(relation, published, pub_low, pub_high, ours, low, high, pub_games=pub_games, games=games,
