@@ -20,13 +20,13 @@ import json
 import os
 import random
 import shlex
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from rows import fmt, read_rows, t_interval, wilson, write_rows  # beside this file
+import harness  # beside this file (the drivers run as scripts)
+from harness import fmt, read_rows, t_interval, wilson, write_rows
 
 PROGRAM = "BanditSweeper"
 REPOSITORY = "https://github.com/CanisKalahari/BanditSweeper"
@@ -50,23 +50,8 @@ def fail(message: str) -> None:
 
 def check_checkout(path: Path) -> None:
     """Refuse a missing checkout, another commit, or changes other than the committed patch."""
-    how = (f"get one with: git clone {REPOSITORY} {path} && git -C {path} checkout {PINNED} "
-           f"(see tools/authors/README.md)")
-    if not (path / "experihalls.py").is_file():
-        fail(f"no BanditSweeper checkout at {path} ({path / 'experihalls.py'} is missing); {how}")
-    try:
-        head = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], check=True, capture_output=True,
-                              text=True).stdout.strip()
-        diff = subprocess.run(["git", "-C", str(path), "diff", "HEAD"], check=True, capture_output=True,
-                              text=True).stdout
-    except (OSError, subprocess.CalledProcessError) as exc:
-        fail(f"{path} is not a git work tree ({exc}); {how}")
-    if head != PINNED:
-        fail(f"{path} is at commit {head}, not the pinned {PINNED}; run: git -C {path} checkout {PINNED}")
-    patch = PATCH.read_text() if PATCH.is_file() else ""
-    if diff != patch:
-        fail(f"{path} differs from commit {PINNED} plus {PATCH.relative_to(REPO_ROOT)} "
-             f"(git -C {path} diff HEAD); reset it (git -C {path} checkout -- .) and apply only that patch")
+    harness.check_checkout(path, program=Path(__file__).stem, marker="experihalls.py", repository=REPOSITORY,
+                           pinned=PINNED, patch=PATCH, root=REPO_ROOT)
 
 
 def raw_window(i, j, conf_index, game_state, actions):
@@ -198,23 +183,19 @@ def main(argv: list[str] | None = None) -> None:
         if kind == "win_rate":
             what = (f"cumulative win rate over the {args.games} training games of each run (the harness's "
                     f"'Win rate'), mean over {runs} run(s); per run: {per_run}.")
-            if runs > 1:
-                lo, hi = t_interval(values)
-                ci = "95% t-interval over the runs."
-            else:
-                wins = round(values[0] * args.games)
-                lo, hi = wilson(wins, args.games)
-                ci = ("Wilson 95% interval over the games of the one run; a learner's training games are not "
-                      "independent, so it understates the run-to-run spread.")
         else:
             what = (f"distinct actions in the player's table at the end of the run (len(player.actions), "
                     f"the harness's 'Recorded actions'), mean over {runs} run(s); per run: {per_run}.")
-            if runs > 1:
-                lo, hi = t_interval(values)
-                ci = "95% t-interval over the runs."
-            else:
-                lo = hi = None
-                ci = "one run: no interval."
+        if runs > 1:
+            lo, hi = t_interval(values)
+            ci = "95% t-interval over the runs."
+        elif kind == "win_rate":
+            lo, hi = wilson(round(values[0] * args.games), args.games)
+            ci = ("Wilson 95% interval over the games of the one run; a learner's training games are not "
+                  "independent, so it understates the run-to-run spread.")
+        else:
+            lo = hi = None
+            ci = "one run: no interval."
         row = {
             "paper": PAPER, "item": ITEM, "quantity": quantities[kind], "value": fmt(mean, digits),
             "ci_low": fmt(lo, digits), "ci_high": fmt(hi, digits), "games": str(args.games), "runs": str(runs),

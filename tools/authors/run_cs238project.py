@@ -24,14 +24,14 @@ import json
 import os
 import random
 import shlex
-import subprocess
 import sys
 import tempfile
 import time
 import types
 from pathlib import Path
 
-from rows import read_rows, t_interval, wilson, write_rows  # beside this file
+import harness  # beside this file (the drivers run as scripts)
+from harness import read_rows, t_interval, wilson, write_rows
 
 PROGRAM = "cs238project"
 REPOSITORY = "https://github.com/benjaminhwittenbrink/cs238project"
@@ -51,22 +51,8 @@ def fail(message: str) -> None:
 
 def check_checkout(path: Path) -> None:
     """Refuse a missing checkout, another commit, or changes other than the committed patch."""
-    how = (f"get one with: git clone {REPOSITORY} {path} && git -C {path} checkout {PINNED} && "
-           f"git -C {path} apply {PATCH} (see tools/authors/README.md)")
-    if not (path / "gym-minesweeper" / "minesweeper" / "minesweeper.py").is_file():
-        fail(f"no cs238project checkout at {path} (gym-minesweeper/minesweeper/minesweeper.py is missing); {how}")
-    try:
-        head = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], check=True, capture_output=True,
-                              text=True).stdout.strip()
-        diff = subprocess.run(["git", "-C", str(path), "diff", "HEAD"], check=True, capture_output=True,
-                              text=True).stdout
-    except (OSError, subprocess.CalledProcessError) as exc:
-        fail(f"{path} is not a git work tree ({exc}); {how}")
-    if head != PINNED:
-        fail(f"{path} is at commit {head}, not the pinned {PINNED}; run: git -C {path} checkout {PINNED}")
-    if diff != PATCH.read_text():
-        fail(f"{path} is not commit {PINNED} plus {PATCH.relative_to(REPO_ROOT)} exactly (git -C {path} diff HEAD); "
-             f"reset it (git -C {path} checkout -- .) and run: git -C {path} apply {PATCH}")
+    harness.check_checkout(path, program=Path(__file__).stem, marker="gym-minesweeper/minesweeper/minesweeper.py",
+                           repository=REPOSITORY, pinned=PINNED, patch=PATCH, root=REPO_ROOT)
 
 
 def games_label(games: int) -> str:
