@@ -165,6 +165,16 @@ def _judging_interval(ours: float, low: float, high: float, runs) -> tuple[float
     return low, high, "our 95% interval"
 
 
+def judging_interval(ours: float, low: float, high: float, runs=None) -> tuple[float, float]:
+    """The (low, high) a verdict uses for a measured value: the 95% prediction interval of
+    one run when `ours` is a mean of `runs` independent runs, else its own interval. For
+    quantities derived from measured curves, so that they are judged by the one rule.
+
+        judging_interval(0.30, 0.28, 0.32, 3)   # wider than (0.28, 0.32): one run's spread
+    """
+    return _judging_interval(float(ours), float(low), float(high), None if runs is None else int(runs))[:2]
+
+
 def _equal_test(published, pub_low, pub_high, ours, low, high, pub_games, games, runs, rounding,
                 proportion) -> tuple[bool, str]:
     """(agrees, how it was decided) for a published point value."""

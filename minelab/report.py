@@ -69,7 +69,7 @@ PAPERS: dict[str, str] = {
 # that a verdict whose interval covers all of them is "uninformative"; "" when unbounded.
 PUBLISHED_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", "games", "source", "note", "relation",
                      "twin", "chosen_to_match", "range")
-ITEMS_COLUMNS = ("paper", "item", "title", "notebook", "function", "issue", "files")
+ITEMS_COLUMNS = ("paper", "item", "title", "notebook", "function", "files")
 # runs: independent runs the value averages (its interval is then a t-interval over runs);
 # empty for one run or an independent-games measurement (Wilson).
 # agents (optional): the agents whose play the number measures (a name or a list; each must
@@ -890,6 +890,14 @@ def ledger_markdown(all_lines: pd.DataFrame, readings: pd.DataFrame | None = Non
         table(claims), ""]
 
 
+def reading_summary(paper: str, published_dir=None) -> pd.DataFrame:
+    """The registered readings of `paper` judged on their scopes now (minelab.ledger.
+    reading_summary: item, reading, kind, change, support, n, run, k, credited, status)."""
+    readings, twins = load_readings(published_dir), load_reading_twins(published_dir)
+    return _reading_summary(_published_or_empty(paper, published_dir), load_measured(paper),
+                            readings[readings["paper"] == paper], twins[twins["paper"] == paper])
+
+
 def readings_markdown(published_dir=None) -> list[str]:
     """Every registered reading, paper by paper: its kind of support, what it changes, and
     how many numbers of its scope it reproduces (minelab.ledger.reading_summary)."""
@@ -922,7 +930,7 @@ def _item_section(paper: str, it: dict, folder: Path, base: Path, published: pd.
     elif it["notebook"]:
         sec.append(f"- notebook: `notebooks/{it['notebook']}`")
     else:
-        sec.append("- notebook: none yet" + (f" (issue #{it['issue']})" if it["issue"] else ""))
+        sec.append("- notebook: none yet")
     files = _item_files(folder, it["files"])
     sec.append("- files: " + (", ".join(_link(f, base) for f in files) if files else "none yet"))
     pub, meas = published[published["item"] == item], measured[measured["item"] == item]

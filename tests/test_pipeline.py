@@ -195,17 +195,10 @@ def test_items_csv_lists_all_five_papers_and_the_leaderboard():
                                 "Conditional model", "Graphical model", "Semi-deterministic model",
                                 "Semi-deterministic (conditional fallback) model"]
     assert (anti["notebook"] == "antimatroid2012_agents.ipynb").all()
-    assert (items.loc[items["paper"] == "lordeiro2021", "issue"] == "3").all()
-    assert (items.loc[items["paper"] == "buffet2012", "issue"] == "4").all()
-    assert (items.loc[items["paper"] == "leaderboard", "issue"] == "4").all()
     gardea = items[items["paper"] == "gardea2015"].set_index("item")
-    csp_items = ["CSP GUI", "CSP board size", "CSP mine density"]  # issue 4: the CSP part
-    assert (gardea.loc[csp_items, "issue"] == "4").all()
-    assert (gardea.drop(index=csp_items)["issue"] == "12").all()  # the learners
+    csp_items = ["CSP GUI", "CSP board size", "CSP mine density"]  # the CSP part has its own notebook
     assert (gardea.drop(index=csp_items)["notebook"] == "gardea2015_learners.ipynb").all()
-    assert (items.loc[items["paper"] == "bilir2023", "issue"] == "10").all()
     assert (items.loc[items["paper"] == "bilir2023", "notebook"] == "bilir2023_rl.ipynb").all()
-    assert list(anti["issue"]) == [""] * 4 + ["12"] * 4
     assert (items["title"] != "").all()
 
 
@@ -320,7 +313,7 @@ def test_build_report_lists_every_item(figs):
     assert "notebooks/lordeiro2021_bandits.ipynb" in sections["lordeiro2021 Fig 7"]
     assert "made by: `minelab.papers.lordeiro2021.fig11_size_heatmap()`" in sections["lordeiro2021 Fig 11"]
     assert "notebooks/buffet2012_optimistic_heuristics.ipynb" in sections["buffet2012 Table 1"]
-    assert "issue #4" in sections["buffet2012 Fig 1"]  # planned, no notebook yet
+    assert "notebook: none yet" in sections["buffet2012 Fig 1"]  # planned, no notebook yet
     assert leftovers(figs) == []
 
 

@@ -140,7 +140,9 @@ def test_linear_q_learns_and_its_program_variant_differs():
 @pytest.mark.parametrize("name, kw", [
     ("q-learning", {"alpha": 0}), ("q-learning", {"gamma": 1.5}), ("sarsa", {"bootstrap": "previous"}),
     ("linear-q", {"epsilon": 2}), ("q-learning", {"random_games": -1}), ("mcts", {"simulations": 0}),
-    ("mcts", {"leaky": "yes"}), ("mcts", {"c": -1}), ("q-learning", {"learning": 1})])
+    ("mcts", {"leaky": "yes"}), ("mcts", {"c": -1}), ("q-learning", {"learning": 1}), ("mcts", {"act": "greedy"}),
+    ("mcts", {"update": "eq7"}),
+    ("q-learning", {"store_terminal": 1})])
 def test_bad_parameters_name_the_field(name, kw):
     field = next(iter(kw))
     with pytest.raises(ValueError, match=field):
@@ -205,6 +207,42 @@ def test_mcts_with_ten_simulations_learns_faster_than_with_one():
     r1 = ml.play(one.frozen(), LEVEL, 4_000, seed=7)["won"].mean()
     r10 = ml.play(ten.frozen(), LEVEL, 4_000, seed=7)["won"].mean()
     assert r10 > r1
+
+
+def test_mcts_readings_change_what_they_say_and_nothing_else():
+    """act="ucb1" changes a training game's real moves, not the updates' rule; update=
+    "printed" sets Q to (q - Q) / N. Defaults keep their task parameters (and moves)."""
+    assert ml.make_agent("mcts").params() == {"simulations": 1, "c": 100.0, "gamma": 0.9}
+    base, ucb, printed = (ml.make_agent("mcts", seed=3, **kw) for kw in ({}, {"act": "ucb1"}, {"update": "printed"}))
+    runs = {name: ml.play(a, LEVEL, 300, seed=4) for name, a in (("base", base), ("ucb", ucb), ("printed", printed))}
+    assert ucb.params()["act"] == "ucb1" and printed.params()["update"] == "printed"
+    assert not runs["ucb"]["moves"].equals(runs["base"]["moves"])  # other real moves
+    # the printed update divides by N: values of pairs visited 3+ times shrink far below the mean's
+    def mean_abs(agent):
+        n = len(agent.table)
+        q, visits = agent.table.q[:n], agent.table.visits[:n]
+        return np.abs(q[visits >= 3]).mean()
+
+    assert mean_abs(printed) < 0.5 * mean_abs(base)
+    # frozen play is the argmax of Q (ties to the lowest cell) under both act rules
+    for agent in (base, ucb):
+        game = ml.Game(LEVEL, seed=9)
+        row = agent._row_of(agent.table, game._gs.shown)  # the empty board: stored in the first game
+        move = agent.frozen().act(game)[0]
+        assert move.row * 5 + move.col == int(np.argmax(agent.table.q[row]))
+
+
+def test_storing_terminal_views_changes_no_move_and_counts_them():
+    """store_terminal only adds each game's end view to the table (Fig A2's reading):
+    the same moves, Q values of the states acted from unchanged, more states."""
+    plain, counted = ml.make_agent("q-learning", seed=1), ml.make_agent("q-learning", seed=1, store_terminal=True)
+    a, b = ml.play(plain, LEVEL, 2_000, seed=2), ml.play(counted, LEVEL, 2_000, seed=2)
+    assert a["moves"].equals(b["moves"]) and a["won"].equals(b["won"])
+    assert counted.states > plain.states
+    view = ml.Game(LEVEL, seed=0)._gs.shown  # the empty board: acted from in every game
+    np.testing.assert_array_equal(plain.values(view.reshape(5, 5)), counted.values(view.reshape(5, 5)))
+    # one terminal view per distinct end: never more than the games played
+    assert counted.states - plain.states <= 2_000
 
 
 # --------------------------------------------------------------------------- the environment

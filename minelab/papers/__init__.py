@@ -106,3 +106,31 @@ def tally(rows: pd.DataFrame) -> str:
 
 __all__ = ["ledger_rows", "ledger_verdicts", "ledger_line", "category", "verdict_of", "judged", "judged_lines",
            "claim_judged", "tally"]
+
+
+def reading_lines(paper: str, measured: list[dict]) -> list[str]:
+    """Markdown bullets for a reading's run: each measured row that is a registered
+    reading's variant of a published number (data/published/reading_twins.csv), beside
+    that number, then each such reading's status as the ledger judges it on its scope."""
+    from .. import report
+
+    twins = report.load_reading_twins()
+    twins = twins[twins["paper"] == paper]
+    pub = report.load_published(paper, claims=False).set_index(["item", "quantity"])
+    lines, names = [], []
+    for m in measured:
+        for t in twins[(twins["item"] == m["item"]) & (twins["variant"] == m["quantity"])].to_dict("records"):
+            if (t["item"], t["quantity"]) not in pub.index:
+                continue
+            p = pub.loc[(t["item"], t["quantity"])]
+            ours = f"{m['value']:.4g}" + ("" if pd.isna(m.get("ci_low")) or pd.isna(m.get("ci_high"))
+                                           else f" ({m['ci_low']:.4g}-{m['ci_high']:.4g})")
+            lines.append(f"- {t['item']}, {t['quantity']}: published {p['relation']} {p['value']:g}; "
+                         f"under the reading: {ours}")
+            names.append(t["reading"])
+    summary = report.reading_summary(paper)
+    for name in dict.fromkeys(names):
+        r = summary[summary["reading"] == name].iloc[0]
+        lines.append(f"- reading *{name}*: {r['status']} ({r['run']} of its {r['n']} numbers run)")
+    return lines
+

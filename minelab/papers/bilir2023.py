@@ -20,6 +20,11 @@ Readings, stated before any number was compared (see docs/reproductions.md):
   the current optimal (greedy) policy"); its training moves use one simulation per
   state (Fig 1) or ten (Fig A1).
 
+Registered readings (data/published/readings.csv), each run on every number it changes:
+MCTS acting by UCB1 and Eq. (7) as printed (`mcts_readings`), Fig A2's states counted
+with terminal ones (`figA2_terminal_states`), and the variants above, each standing for
+its method in the ratios to random and the marginal-returns row (`variant_rows`).
+
 Intervals: each evaluation point is `eval_games` independent boards played by a fixed
 policy: Wilson 95%. With replicates > 1 (independent training runs), points carry a t
 interval over the runs instead (a learner's run is one observation).
@@ -30,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from ..report import PaperResult
-from . import judged, ledger_rows, verdict_of
+from . import judged, ledger_rows, reading_lines, verdict_of
 from ..stats import t_interval, wilson
 from ..sweep import derive_seed, run_sweep, task_key, task_rows
 from ..tasks import eval_spec, play_tasks, win_rates
@@ -55,8 +60,15 @@ VARIANTS = (
     ("MCTS, leaky (cheat)", "mcts", {"leaky": True}),
     ("linear Q, text's α=0.1", "linear-q", {"alpha": 0.1}),  # the text's only α (§4.1), a reading
 )
+# Readings of §4.4's MCTS that its text supports, registered (data/published/readings.csv)
+# before they ran; `mcts_readings` runs them on every number they change (Fig 1 and Fig A1).
+MCTS_READINGS = (
+    ("MCTS, acting by UCB1", "mcts", {"act": "ucb1"}),  # "we selected actions based on maximized UCB1"
+    ("MCTS, Eq. 7 as printed", "mcts", {"update": "printed"}),  # Q(s, a) = (q - Q(s, a)) / N(s, a)
+)
 LEARNERS = ("Q-learning", "SARSA", "linear Q", "MCTS")
-AGENT_OF = {label: agent for label, agent, _ in METHODS + VARIANTS}  # a method's label -> its registered agent
+# a method's label -> its registered agent
+AGENT_OF = {label: agent for label, agent, _ in METHODS + VARIANTS + MCTS_READINGS}
 REFERENCE_AGENT = "best"  # the strongest minelab solver, on the same rules
 
 # Run sizes per profile. paper = the paper's: 3e7 training games, evaluated every 1e5 on
@@ -66,12 +78,17 @@ REFERENCE_AGENT = "best"  # the strongest minelab solver, on the same rules
 # 2-core machine next to the other runs, so the paper profile stops at 3e7.
 SIZES = {
     "smoke": {"games": 2_000, "every": 500, "eval_games": 200, "mcts_games": 2_000, "replicates": 1,
-              "reference_games": 200, "a1_games": 1_000, "a1_every": 250},
+              "reference_games": 200, "a1_games": 1_000, "a1_every": 250, "reading_replicates": 1},
     "quick": {"games": 2_000_000, "every": 100_000, "eval_games": 2_000, "mcts_games": 2_000_000,
-              "replicates": 1, "reference_games": 20_000, "a1_games": 400_000, "a1_every": 20_000},
+              "replicates": 1, "reference_games": 20_000, "a1_games": 400_000, "a1_every": 20_000,
+              "reading_replicates": 1},
     "paper": {"games": 30_000_000, "every": 100_000, "eval_games": 10_000, "mcts_games": 30_000_000,
-              "replicates": 3, "reference_games": 100_000, "a1_games": 400_000, "a1_every": 20_000},
+              "replicates": 3, "reference_games": 100_000, "a1_games": 400_000, "a1_every": 20_000,
+              "reading_replicates": 1},
 }
+# reading_replicates: training runs of each MCTS reading. One: a 30M-game MCTS run takes
+# over an hour and several GB, and the honest MCTS of Fig 1 is itself one run (its
+# interval is the Wilson interval of that run's evaluation boards).
 PAPER_GAMES = 30_000_000  # the published numbers are "after 30M games"
 
 
@@ -82,7 +99,7 @@ def games_label(games: int) -> str:
 
 # ---------------------------------------------------------------------- running
 def _check_methods(methods) -> list[tuple[str, str, dict]]:
-    known = {m[0]: m for m in METHODS + VARIANTS}
+    known = {m[0]: m for m in METHODS + VARIANTS + MCTS_READINGS}
     if isinstance(methods, str) or not hasattr(methods, "__iter__"):
         raise ValueError(f"methods must be a list of method labels ({', '.join(known)}), got {methods!r}")
     out = []
@@ -121,7 +138,11 @@ def run_curves(methods, games: int, every: int, eval_games: int, seed: int = 0, 
             tasks[(label, r)] = eval_spec(agent, params, LEVEL, n, every, eval_games,
                                           seed=derive_seed(seed, {"paper": PAPER, "replicate": r}), eval_seed=eval_seed)
     unique = list({task_key(t): t for t in tasks.values()}.values())  # a label listed twice runs once
-    df = run_sweep(unique, executor=executor, progress=len(tasks) > 1)
+    return _curve_rows(run_sweep(unique, executor=executor, progress=len(tasks) > 1), tasks)
+
+
+def _curve_rows(df: pd.DataFrame, tasks: dict) -> pd.DataFrame:
+    """run_curves' rows from a sweep's results `df` of `tasks` ({(label, replicate): task})."""
     rows = []
     for (label, r), task in tasks.items():
         part = task_rows(df, task)
@@ -235,13 +256,116 @@ def _fig01_measured(table, curves, games, mcts_games) -> list[dict]:
                         agents=AGENT_OF["MCTS"]))
     rnd = next((m for m in out if m["quantity"] == "random policy win rate"), None)
     out += _ratios(table, games, rnd)
+    out += threshold_rows(table, games)
+    out += marginal_rows(table, games)
+    out += variant_rows(table, games, rnd)
     return out
 
 
-def _ratios(table, games, rnd) -> list[dict]:
+THRESHOLD = 0.25  # §5 times a method by the games it needs "to attain a win percentage greater than 25 percent"
+
+
+def _crossing(part: pd.DataFrame, level: float):
+    """(value, low, high, beyond) for one method's curve (summarize's rows up to the run's
+    end, sorted): the first evaluation point above `level`; from the first point whose
+    judging interval (minelab.ledger: one run's 95% interval) reaches above it to the
+    first whose interval lies wholly above it. A bound not reached is None; `beyond` is
+    the first point past the run."""
+    from ..ledger import judging_interval
+
+    step = int(part["games_end"].diff().min()) if len(part) > 1 else int(part["games_end"].iloc[0])
+    beyond = int(part["games_end"].iloc[-1]) + step
+    band = [judging_interval(r.win_rate, r.ci_low, r.ci_high, r.runs) for r in part.itertuples()]
+
+    def first(hits):
+        return next((int(g) for g, hit in zip(part["games_end"], hits) if hit), None)
+
+    return (first(part["win_rate"] > level), first([hi > level for _, hi in band]),
+            first([lo > level for lo, _ in band]), beyond)
+
+
+def threshold_rows(table: pd.DataFrame, games: int) -> list[dict]:
+    """Per learner of a Fig 1 table (summarize's columns): the training games to the first
+    evaluation point whose win rate exceeds THRESHOLD, within the first `games` games
+    (interval: `_crossing`). A curve that never exceeds it is censored: its value is the
+    first point past the run, a lower bound on the true count; a curve whose interval
+    never lies wholly above it has that point as its upper end. Either is in the note."""
+    out = []
+    for label in LEARNERS:
+        part = table[(table["method"] == label) & (table["games_end"] <= games)].sort_values("games_end")
+        if part.empty:
+            continue
+        value, low, high, beyond = _crossing(part, THRESHOLD)
+        notes = [f"the first of {len(part)} evaluation points above {THRESHOLD:.0%}"]
+        if value is None:
+            value = beyond
+            notes = [f"censored: none of {len(part)} evaluation points is above {THRESHOLD:.0%}, so the value is "
+                     "the first point past the run, a lower bound"]
+        if high is None:
+            high = beyond
+            notes.append("the upper end is censored at the first point past the run")
+        runs = int(part["runs"].iloc[-1])
+        out.append({"item": "Fig 1", "quantity": f"training games to exceed a {THRESHOLD:.0%} win rate, {label}",
+                    "value": float(value), "ci_low": float(min(low or value, value)), "ci_high": float(high),
+                    "games": int(part["boards"].iloc[-1]), "runs": None,
+                    "note": "; ".join(notes) + f"; interval from each point's one-run 95% interval ({runs} run"
+                    + ("s" if runs > 1 else "") + ")", "agents": AGENT_OF[label]})
+    return out
+
+
+def marginal_rows(table: pd.DataFrame, games: int, swap: str | None = None) -> list[dict]:
+    """Fig 1's "biggest marginal returns ... in approximately the first three million
+    games", read as: for each learner, the training games by which its evaluated win rate
+    first exceeds half of its gain over the run (from its first evaluation point to its
+    point at `games`); the largest over the learners (`_crossing`'s interval at each
+    method's half-gain level, the largest of each end). `swap`: a variant's label stands
+    for its method (named in the quantity)."""
+    labels = list(LEARNERS)
+    if swap is not None:
+        base = swap.split(",")[0]
+        labels = [swap if m == base else m for m in labels]
+    found = []
+    for label in labels:
+        part = table[(table["method"] == label) & (table["games_end"] <= games)].sort_values("games_end")
+        if len(part) < 2 or int(part["games_end"].iloc[-1]) != games:
+            return []  # every method's whole run is needed
+        first, last = float(part["win_rate"].iloc[0]), float(part["win_rate"].iloc[-1])
+        level = first + (last - first) / 2
+        value, low, high, beyond = _crossing(part, level)
+        value = beyond if value is None else value
+        found.append((value, low or value, beyond if high is None else high, label))
+    value, _, _, which = max(found)
+    runs = int(table["runs"].max())
+    g, with_ = games_label(games), "" if swap is None else f", with {swap}"
+    return [{"item": "Fig 1", "quantity": f"training games of the biggest marginal returns, all methods{with_}",
+             "value": float(value), "ci_low": float(max(f[1] for f in found)),
+             "ci_high": float(max(f[2] for f in found)), "games": pd.NA, "runs": None,
+             "note": f"the latest of the {len(found)} methods' half-gain points over {g} games ({which}); interval: "
+                     f"each method's from its points' one-run 95% intervals ({runs} run{'s' if runs > 1 else ''}), "
+                     "the largest of each end", "agents": sorted({AGENT_OF[m] for m in labels})}]
+
+
+def variant_rows(table: pd.DataFrame, games: int, rnd) -> list[dict]:
+    """Each labelled variant of a learner in a Fig 1 table standing for its method on the
+    numbers it changes: the ratios to random and the marginal-returns row."""
+    out = []
+    for label, _, _ in VARIANTS:
+        r = _point(table, label, games)
+        if r is None or label.split(",")[0] not in LEARNERS:
+            continue
+        out += _ratios(table, games, rnd, swap=(label, r))
+        out += marginal_rows(table, games, swap=label)
+    return out
+
+
+def _ratios(table, games, rnd, swap=None) -> list[dict]:
     """The learners' end win rates over random's pooled one (the paper's 'multiplier
-    ranging from 30 to 60'); the interval from the two Wilson intervals' ends (conservative)."""
+    ranging from 30 to 60'); the interval from the two Wilson intervals' ends (conservative).
+    swap: (label, row) to stand for its method (a variant's or a reading's run), named in
+    the quantity."""
     ends = [(m, _point(table, m, games)) for m in LEARNERS]
+    if swap is not None:
+        ends = [swap if m == swap[0].split(",")[0] else (m, r) for m, r in ends]
     ends = [(m, r) for m, r in ends if r is not None]
     if rnd is None or not ends or rnd["value"] == 0:
         return []
@@ -249,11 +373,12 @@ def _ratios(table, games, rnd) -> list[dict]:
     ratio = [(r.win_rate / rnd.win_rate, r.ci_low / rnd.ci_high, r.ci_high / rnd.ci_low if rnd.ci_low > 0 else np.inf,
               m) for m, r in ends]
     g = games_label(games)
+    with_ = "" if swap is None else f", with {swap[0]}"
     out = []
     for name, pick in (("smallest", min), ("largest", max)):
         v, lo, hi, m = pick(ratio)
-        out.append({"item": "Fig 1", "quantity": f"{name} ratio of a method's win rate to random's after {g} games",
-                    "value": float(v), "ci_low": float(lo), "ci_high": float(hi), "games": pd.NA,
+        out.append({"item": "Fig 1", "quantity": f"{name} ratio of a method's win rate to random's after {g} games"
+                    + with_, "value": float(v), "ci_low": float(lo), "ci_high": float(hi), "games": pd.NA,
                     "note": f"{m}; the interval combines the two Wilson intervals' ends",
                     "agents": [AGENT_OF[m], AGENT_OF["random"]]})
     return out
@@ -318,23 +443,98 @@ def figA1_mcts_simulations(games: int = SIZES["quick"]["a1_games"], every: int =
     curves = pd.concat(parts, ignore_index=True)
     curves["win_rate"] = curves["wins"] / curves["boards"]
     table = summarize(curves)
+    measured = _a1_measured(table, games, "MCTS")
+    return PaperResult("figA1_mcts_simulations", _curve_figure(table, "Fig A1: MCTS by simulations per state "
+                                                               "(5x5, 5 mines; 95% Wilson intervals)"), table, measured)
+
+
+def _a1_measured(table, games, label) -> list[dict]:
+    """Fig A1's rows for the runs "<label>, 1 simulation" and "<label>, 10 simulations"."""
     measured = []
-    one, ten = _point(table, "MCTS, 1 simulation", games), _point(table, "MCTS, 10 simulations", games)
+    one, ten = _point(table, f"{label}, 1 simulation", games), _point(table, f"{label}, 10 simulations", games)
     g = games_label(games)
     if ten is not None:
-        measured.append(_row("Fig A1", f"MCTS, 10 simulations per state: win rate after {g} games", ten,
+        measured.append(_row("Fig A1", f"{label}, 10 simulations per state: win rate after {g} games", ten,
                              agents="mcts"))
     if one is not None:
-        measured.append(_row("Fig A1", f"MCTS, 1 simulation per state: win rate after {g} games", one,
+        measured.append(_row("Fig A1", f"{label}, 1 simulation per state: win rate after {g} games", one,
                              agents="mcts"))
     if one is not None and ten is not None and one.win_rate > 0:
         hi = ten.ci_high / one.ci_low if one.ci_low > 0 else np.inf
+        named = "" if label == "MCTS" else f", {label}"
         measured.append({"item": "Fig A1", "quantity": f"ratio of MCTS win rates, 10 vs 1 simulations per state, "
-                         f"after {g} games", "value": ten.win_rate / one.win_rate,
+                         f"after {g} games{named}", "value": ten.win_rate / one.win_rate,
                          "ci_low": ten.ci_low / one.ci_high, "ci_high": hi, "games": pd.NA,
                          "note": "the interval combines the two Wilson intervals' ends", "agents": "mcts"})
-    return PaperResult("figA1_mcts_simulations", _curve_figure(table, "Fig A1: MCTS by simulations per state "
-                                                               "(5x5, 5 mines; 95% Wilson intervals)"), table, measured)
+    return measured
+
+
+# ---------------------------------------------------------------------- MCTS readings
+def mcts_readings(fig1: PaperResult, mcts_games: int = SIZES["quick"]["mcts_games"],
+                  every: int = SIZES["quick"]["every"], eval_games: int = SIZES["quick"]["eval_games"],
+                  a1_games: int = SIZES["quick"]["a1_games"], a1_every: int = SIZES["quick"]["a1_every"],
+                  replicates: int = SIZES["quick"]["reading_replicates"], seed: int = 0,
+                  executor="processes") -> PaperResult:
+    """The registered readings of §4.4's MCTS (MCTS_READINGS) on every number they change:
+    Fig 1's MCTS win rate (trained `mcts_games` games, Fig 1's seeds: paired with its
+    honest MCTS), the ratios to random with the reading standing for MCTS (the other
+    learners and random from `fig1`, the Fig 1 result of the same seed), and Fig A1 with
+    1 and 10 simulations (`a1_games`)."""
+    if not isinstance(fig1, PaperResult) or fig1.table is None:
+        raise ValueError("fig1 must be the PaperResult of fig01_win_rate_curves (same seed)")
+    _check_sizes(games=mcts_games, every=every, eval_games=eval_games, replicates=replicates)
+    _check_sizes(games=a1_games, every=a1_every, eval_games=eval_games)
+    eval_seed = derive_seed(seed, {"paper": PAPER, "evaluation": True})
+    long, short = {}, {}
+    for label, agent, params in MCTS_READINGS:
+        for r in range(replicates):
+            long[(label, r)] = eval_spec(agent, params, LEVEL, mcts_games, every, eval_games,
+                                         seed=derive_seed(seed, {"paper": PAPER, "replicate": r}), eval_seed=eval_seed)
+        for sims in (1, 10):
+            short[(f"{label}, {sims} simulation{'s' if sims > 1 else ''}", 0)] = eval_spec(
+                agent, {**params, "simulations": sims}, LEVEL, a1_games, a1_every, eval_games,
+                seed=derive_seed(seed, {"paper": PAPER, "replicate": 0}), eval_seed=eval_seed)
+    df = run_sweep(list(long.values()) + list(short.values()), executor=executor, progress=True)  # long ones first
+    table = summarize(pd.concat([_curve_rows(df, long), _curve_rows(df, short)], ignore_index=True))
+    end = int(fig1.table["games_end"].max())
+    rnd = next((m for m in fig1.measured if m["quantity"] == "random policy win rate"), None)
+    g, measured = games_label(mcts_games), []
+    for label, _, _ in MCTS_READINGS:
+        r = _point(table, label, mcts_games)
+        if r is not None:
+            measured.append(_row("Fig 1", f"{label} win rate after {g} games", r,
+                                 f"{r.interval} interval; {int(r.boards):,} evaluation boards a run", "mcts"))
+        at_end = _point(table, label, end)
+        if at_end is not None:
+            measured += _ratios(fig1.table, end, rnd, swap=(label, at_end))
+            both = pd.concat([fig1.table, table[table["method"] == label]], ignore_index=True)
+            measured += marginal_rows(both, end, swap=label)
+        measured += _a1_measured(table, a1_games, label)
+    return PaperResult("mcts_readings", _readings_figure(table, fig1.table), table, measured)
+
+
+def _readings_figure(table, fig1_table):
+    """Left: the readings' Fig 1 runs beside Fig 1's MCTS; right: their Fig A1 runs."""
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    long = {label for label, _, _ in MCTS_READINGS} | {"MCTS"}
+    both = pd.concat([fig1_table[fig1_table["method"] == "MCTS"], table], ignore_index=True)
+    for label, part in both.groupby("method", sort=False):
+        ax, scale = (left, 1e6) if label in long else (right, 1e3)
+        x = part["games_end"] / scale
+        line, = ax.plot(x, 100 * part["win_rate"], lw=1.2, label=f"{label} (minelab)")
+        ax.fill_between(x, 100 * part["ci_low"], 100 * part["ci_high"], color=line.get_color(), alpha=0.2, lw=0)
+    left.set_xlabel("training games (millions)")
+    right.set_xlabel("training games (thousands)")
+    left.set_title("Fig 1 runs: MCTS and its readings of §4.4")
+    right.set_title("Fig A1 runs: the readings with 1 and 10 simulations")
+    for ax in (left, right):
+        ax.set_ylabel("evaluation win rate (%)")
+        ax.legend(fontsize=7)
+        ax.set_ylim(bottom=0)
+    fig.tight_layout()
+    return fig
 
 
 def _curve_figure(table, title):
@@ -361,23 +561,7 @@ def figA2_state_count(games: int = SIZES["quick"]["games"], every: int = SIZES["
     served from the sweep's cache when Fig 1 ran with the same sizes), and the rate of
     new states per game over the last tenth of the run."""
     curves = run_curves(["Q-learning"], games, every, eval_games, seed, 1, executor)
-    table = curves[["games_end", "states"]].copy()
-    span = max(1, len(table) // 10)
-    tail = table.tail(span + 1)
-    rate = float((tail["states"].iloc[-1] - tail["states"].iloc[0]) / max(1, tail["games_end"].iloc[-1]
-                                                                            - tail["games_end"].iloc[0]))
-    table["new_per_game"] = table["states"].diff() / table["games_end"].diff()
-    g = games_label(games)
-    last = int(table["states"].iloc[-1])
-    measured = [
-        {"item": "Fig A2", "quantity": f"Q-learning states stored after {g} games", "value": float(last),
-         "ci_low": np.nan, "ci_high": np.nan, "games": games, "note": "one training run (a count, not an estimate)",
-         "agents": AGENT_OF["Q-learning"]},
-        {"item": "Fig A2", "quantity": f"new Q-learning states per game at {g} games", "value": rate,
-         "ci_low": np.nan, "ci_high": np.nan, "games": int(tail["games_end"].iloc[-1] - tail["games_end"].iloc[0]),
-         "note": f"states added over the last {span} blocks of {every:,} games",
-         "agents": AGENT_OF["Q-learning"]},
-    ]
+    table, measured = _a2_measured(curves, games, every)
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -397,6 +581,49 @@ def figA2_state_count(games: int = SIZES["quick"]["games"], every: int = SIZES["
     ax.legend(fontsize=8)
     fig.tight_layout()
     return PaperResult("figA2_state_count", fig, table, measured)
+
+
+def _a2_measured(curves: pd.DataFrame, games: int, every: int, variant: str = "") -> tuple[pd.DataFrame, list]:
+    """Fig A2's table (games_end, states, new_per_game) and its two measured rows from a
+    Q-learning run's curves; `variant` names a reading in the quantities."""
+    table = curves[["games_end", "states"]].copy()
+    span = max(1, len(table) // 10)
+    tail = table.tail(span + 1)
+    rate = float((tail["states"].iloc[-1] - tail["states"].iloc[0]) / max(1, tail["games_end"].iloc[-1]
+                                                                            - tail["games_end"].iloc[0]))
+    table["new_per_game"] = table["states"].diff() / table["games_end"].diff()
+    g, tag = games_label(games), f" [variant: {variant}]" if variant else ""
+    last = int(table["states"].iloc[-1])
+    measured = [
+        {"item": "Fig A2", "quantity": f"Q-learning states stored after {g} games{tag}", "value": float(last),
+         "ci_low": np.nan, "ci_high": np.nan, "games": games, "note": "one training run (a count, not an estimate)",
+         "agents": AGENT_OF["Q-learning"]},
+        {"item": "Fig A2", "quantity": f"new Q-learning states per game at {g} games{tag}", "value": rate,
+         "ci_low": np.nan, "ci_high": np.nan, "games": int(tail["games_end"].iloc[-1] - tail["games_end"].iloc[0]),
+         "note": f"states added over the last {span} blocks of {every:,} games",
+         "agents": AGENT_OF["Q-learning"]},
+    ]
+    return table, measured
+
+
+A2_VARIANT = "unique states counted over next and terminal states"
+
+
+def figA2_terminal_states(games: int = SIZES["quick"]["games"], every: int = SIZES["quick"]["every"],
+                          eval_games: int = SIZES["quick"]["eval_games"], seed: int = 0,
+                          executor="processes") -> PaperResult:
+    """Fig A2's registered reading: the Q table's states counted over every state met,
+    terminal ones included (`store_terminal=True`: a game's end view is stored, never
+    acted from; the moves are Fig A2's own, the same seeds). Measured rows are Fig A2's
+    quantities with " [variant: unique states counted over next and terminal states]"."""
+    _check_sizes(games=games, every=every, eval_games=eval_games)
+    eval_seed = derive_seed(seed, {"paper": PAPER, "evaluation": True})
+    tasks = {("Q-learning", 0): eval_spec("q-learning", {"store_terminal": True}, LEVEL, games, every, eval_games,
+                                          seed=derive_seed(seed, {"paper": PAPER, "replicate": 0}),
+                                          eval_seed=eval_seed)}
+    curves = _curve_rows(run_sweep(list(tasks.values()), executor=executor, progress=False), tasks)
+    table, measured = _a2_measured(curves, games, every, A2_VARIANT)
+    return PaperResult("figA2_terminal_states", None, table, measured)
 
 
 # ---------------------------------------------------------------------- written comparisons
@@ -519,6 +746,14 @@ def figA1_text(result: PaperResult) -> str:
     if verdicts:
         lines += ["", "The ledger on the published numbers:", ""] + verdicts
     return "\n".join(lines)
+
+
+def readings_text(result: PaperResult) -> str:
+    """A registered reading's run (`mcts_readings`, `figA2_terminal_states`): each number
+    beside the published one it is a variant of, and each reading's status on its scope
+    as the ledger judges it (credited only when it reproduces every number of its scope)."""
+    lines = reading_lines(PAPER, result.measured)
+    return "\n".join(lines) if lines else "No published number has a variant in this run."
 
 
 def figA2_text(result: PaperResult) -> str:

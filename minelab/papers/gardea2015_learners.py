@@ -43,8 +43,10 @@ with its support and scope before it ran, and judged by the ledger on its whole 
   with 3 mines (3/16), kept on 5x5 and 6x6 (5x5x5, 6x6x7) instead of the CSP's 10/64
   (`variant_board_density`, the same seeds and budgets).
 * Algorithm 2, the paper's initial Q-learner, beside its improved Algorithm 3.
-* Registered, not yet run: the training generator's perimeter probability (the text's
-  "some fixed probability"; minelab uses 0.9) and learners that score every covered cell.
+* The training generator's perimeter probability (the text's "some fixed probability";
+  minelab uses 0.9) at 0.5 (`variant_perimeter_prob`).
+* The supervised learners scoring every covered cell (`targets="covered"`), Algorithm 1
+  restricting nothing to the perimeter (`variant_targets_covered`).
 Not registered: kernel ridge regression's linear kernel (the text writes K_ij = <x_i,
 x_j>; `gardea-krr` has no option for it yet) and the training budgets, which the paper
 does not state: a budget picked to fit would be a reading chosen to match.
@@ -545,6 +547,69 @@ def variant_board_density(games: int = _Q["games"], runs: int = _Q["runs"], samp
     return PaperResult("variant_board_density", fig, table, measured)
 
 
+PERIMETER_READING = 0.5  # "with some fixed probability" (§III-A): the registered reading beside the default 0.9
+PERIMETER_VARIANT = "training moves on the perimeter with probability {prob:g}"
+TARGETS_VARIANT = "learners predict every covered cell"
+VARIANT_SIDES = (4, 5, 6)
+
+
+def variant_perimeter_prob(games: int = _Q["games"], runs: int = _Q["runs"], samples: int = _Q["samples"],
+                           krr_states: int = _Q["krr_states"], accuracy_states: int = _Q["accuracy_states"],
+                           seed: int = 0, executor="processes", sides=VARIANT_SIDES,
+                           prob: float = PERIMETER_READING) -> PaperResult:
+    """The supervised learners trained on games whose moves take a perimeter cell with
+    probability `prob` instead of the default 0.9 (the text gives none), on every number
+    that changes (`_learner_variant`). Measured rows are "<quantity> [variant: training
+    moves on the perimeter with probability 0.5]"."""
+    if isinstance(prob, bool) or not isinstance(prob, (int, float)) or not 0 <= prob <= 1:
+        raise ValueError(f"prob must be a probability in [0, 1], got {prob!r}")
+    return _learner_variant("variant_perimeter_prob", {"perimeter_prob": float(prob)},
+                            PERIMETER_VARIANT.format(prob=prob), games, runs, samples, krr_states, accuracy_states,
+                            seed, executor, sides)
+
+
+def variant_targets_covered(games: int = _Q["games"], runs: int = _Q["runs"], samples: int = _Q["samples"],
+                            krr_states: int = _Q["krr_states"], accuracy_states: int = _Q["accuracy_states"],
+                            seed: int = 0, executor="processes", sides=VARIANT_SIDES) -> PaperResult:
+    """The supervised learners scoring every covered cell (`targets="covered"`; the
+    classifiers also train on covered targets) instead of the perimeter's, on every number
+    that changes (`_learner_variant`). Measured rows are "<quantity> [variant: learners
+    predict every covered cell]"."""
+    return _learner_variant("variant_targets_covered", {"targets": "covered"}, TARGETS_VARIANT, games, runs, samples,
+                            krr_states, accuracy_states, seed, executor, sides)
+
+
+def _learner_variant(name, change, variant, games, runs, samples, krr_states, accuracy_states, seed, executor,
+                     sides) -> PaperResult:  # the two variants' shared sizes: 11 parameters, all passed through
+    """The supervised learners (Q-learning has no training generator) with agent
+    parameters `change`: their board-size win rates (n x n at 10/64, the same seeds,
+    budgets and sizes as `fig_board_size`) and the share of negative labels in the
+    classifiers' training data (logistic regression on FEATURES_LEVEL, as
+    `fig_classifier_features`), each row "<quantity> [variant: <variant>]"."""
+    run = _run_sizes(games, runs, samples, krr_states, 1, accuracy_states)
+    learners = {k: v for k, v in APPROACHES.items() if v != "gardea-q"}
+    entries = [(label, agent, {**params, **change}, trained)
+               for label, agent, params, trained in _entries(run, learners=learners, csp=False, oracles=())]
+    tasks = _tasks(entries, [square_level(int(n)) for n in sides], run["games"], run["runs"], seed,
+                   run["accuracy_states"])
+    share = [e for e in entries if e[1] == "gardea-logreg"]
+    tasks += _tasks(share, [FEATURES_LEVEL], run["games"], run["runs"], seed, run["accuracy_states"])
+    table = summary(_run(tasks, executor))
+    tag = f" [variant: {variant}]"
+    board = table[table["level"] != FEATURES_LEVEL]
+    measured = [{**m, "quantity": m["quantity"] + tag} for m in _measured("Board size", board)]
+    neg = table[table["level"] == FEATURES_LEVEL].iloc[0]
+    measured.append({"item": "Classifier features", "quantity": "share of negative labels in the training data" + tag,
+                     "value": float(neg.negative_share), "ci_low": float(neg.negative_share_t_low),
+                     "ci_high": float(neg.negative_share_t_high), "games": None, "runs": int(neg.runs),
+                     "note": f"the §III-B generator ({variant}) on {FEATURES_LEVEL}, {int(neg.runs)} training sets "
+                             f"of {run['samples']:,} samples each; 95% t-interval"})
+    fig = _panels(board, "side", "board side n (n x n, 10/64 of the cells are mines)",
+                  f"The supervised learners, {variant}: {run['games']:,} games x {run['runs']} trained models per "
+                  "learner and point", published=_published_marks("Board size", _side_of))
+    return PaperResult(name, fig, table, measured)
+
+
 # ---------------------------------------------------------------------- texts
 # The notebook's commentary: every number below comes from the result; every verdict on a
 # published number is the fidelity ledger's.
@@ -612,20 +677,37 @@ def density_variant_text(result: PaperResult) -> str:
     """`variant_board_density`'s rows (each a variant of the published quantity before its
     " [variant: ...]") with the ledger's verdict on that published number, which names
     the variant when it tested it as a cause."""
-    pub = _published("Board size").set_index("quantity")
-    lines = ["**The 3/16 density of the paper's 4x4x3** (a reading the text allows; minelab's figure keeps the "
-             "10/64 of 8x8x10), each learner beside the paper's bound for its board side:", ""]
-    bases = []
+    def name(base, tag):
+        return f"{base.split(' win rate')[0]} on {tag.split(',')[0]} (published for {base.rsplit(', ', 1)[1]}"
+
+    return _variant_text(result, "**The 3/16 density of the paper's 4x4x3** (a reading the text allows; minelab's "
+                         "figure keeps the 10/64 of 8x8x10), each learner beside the paper's bound for its board "
+                         "side:", name)
+
+
+def learner_variant_text(result: PaperResult) -> str:
+    """A `_learner_variant` result's rows beside the published numbers they are variants
+    of, with the ledger's verdict on each."""
+    tag = result.measured[0]["quantity"].partition(" [variant: ")[2].rstrip("]") if result.measured else ""
+    return _variant_text(result, f"**The supervised learners, {tag}** (a registered reading), each number beside "
+                         "the paper's:", lambda base, tag: f"{base} (published")
+
+
+def _variant_text(result: PaperResult, intro: str, name) -> str:
+    """A variant's rows ("<published quantity> [variant: <tag>]") as bullets, each named by
+    `name(base, tag)` and ended with the published relation and value, then the ledger's
+    verdicts on those published numbers."""
+    lines, bases = [intro, ""], {}
     for m in result.measured:
-        base = m["quantity"].split(" [variant: ")[0]
-        level = m["quantity"].split(" [variant: ")[1].split(",")[0]
+        base, _, tag = m["quantity"].partition(" [variant: ")
+        pub = _published(m["item"]).set_index("quantity")
         if base not in pub.index or not pub.loc[base, "relation"]:
             continue
         r = pub.loc[base]
-        bases.append(base)
-        lines.append(f"* {base.split(' win rate')[0]} on {level} (published for {base.rsplit(', ', 1)[1]}: "
-                     f"{r.relation} {float(r.value):g}): {_fmt(m['value'], m['ci_low'], m['ci_high'])}.")
-    verdicts = judged_lines(PAPER, "Board size", list(dict.fromkeys(bases)))
+        bases.setdefault(m["item"], []).append(base)
+        lines.append(f"* {name(base, tag.rstrip(']'))}: {r.relation} {float(r.value):g}): "
+                     f"{_fmt(m['value'], m['ci_low'], m['ci_high'])}.")
+    verdicts = [v for item, qs in bases.items() for v in judged_lines(PAPER, item, list(dict.fromkeys(qs)))]
     if verdicts:
         lines += ["", "The ledger on those published numbers (each with the readings registered on it):", "", *verdicts]
     return "\n".join(lines)

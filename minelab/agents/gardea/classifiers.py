@@ -24,7 +24,8 @@ one-hot (`encoding="onehot"`: scikit-learn OneHotEncoder over the 11 codes -2..8
 arbitrary order of the codes no longer matters to a linear model).
 
 Play (Algorithm 1, `local_decide`, one njit function for interactive and batch play):
-score every perimeter cell (the estimator's decision function, recomputed in numba from
+score every perimeter cell (every covered cell with `targets="covered"`, trained then on
+covered targets too; the estimator's decision function, recomputed in numba from
 the stored coefficients or support vectors: prediction runs once per perimeter cell
 inside the batch kernel, where scikit-learn cannot be called); if no perimeter cell is
 classified safe (score > 0) there is "no reasonable move": a uniformly random covered
@@ -57,8 +58,9 @@ from ...engine import (SP_COLS, SP_ROWS, ST_DEALT, ST_STATUS, _tables, begin_gam
                        open_cell, random_covered_cell, record_game, uniform_below)
 from ..base import register
 from ..why import at, count, num
-from .samples import (FEATURE_CODES, PERIMETER_PROB, any_revealed, board_states, check_perimeter_prob, check_radius,
-                      generate, move_accuracy, n_features, negative_share, perimeter_mask, window_features)
+from .samples import (FEATURE_CODES, PERIMETER_PROB, TARGETS, any_revealed, board_states, check_perimeter_prob,
+                      check_radius, generate, move_accuracy, n_features, negative_share, perimeter_mask,
+                      window_features)
 from .trained import TrainedAgent
 
 ENCODINGS = ("integer", "onehot")
@@ -149,8 +151,9 @@ def opening_cell(view, first, rng):
 
 
 @kernel
-def local_decide(m, view, rows, cols, nbr, nbr_count, first, s, rng):
-    """Algorithm 1 with a local classifier (see the module docstring)."""
+def local_decide(m, view, rows, cols, nbr, nbr_count, first, covered, s, rng):
+    """Algorithm 1 with a local classifier (see the module docstring); `covered` 1 scores
+    every covered cell instead of the perimeter's (targets="covered")."""
     if not any_revealed(view):
         return opening_cell(view, first, rng)
     perimeter_mask(view, nbr, nbr_count, s.perim)
@@ -158,7 +161,7 @@ def local_decide(m, view, rows, cols, nbr, nbr_count, first, s, rng):
     choice = -1
     ties = 0
     for i in range(view.shape[0]):
-        if s.perim[i] == 0:
+        if s.perim[i] == 0 and not (covered and view[i] == COVERED):
             continue
         window_features(view, rows, cols, i, m.radius, s.feat)
         score = local_score(m, s.feat, s.x)
@@ -176,14 +179,14 @@ def local_decide(m, view, rows, cols, nbr, nbr_count, first, s, rng):
 
 
 @kernel
-def local_batch(gs, n_games, deal_rng, agent_rng, m, first, s, out):
+def local_batch(gs, n_games, deal_rng, agent_rng, m, first, covered, s, out):
     st = gs.counters
     rows = gs.spec[SP_ROWS]
     cols = gs.spec[SP_COLS]
     for g in range(n_games):
         begin_game(gs, deal_rng)
         while st[ST_STATUS] == 0:
-            cell = local_decide(m, gs.shown, rows, cols, gs.nbr, gs.nbr_count, first, s, agent_rng)
+            cell = local_decide(m, gs.shown, rows, cols, gs.nbr, gs.nbr_count, first, covered, s, agent_rng)
             if st[ST_DEALT] == 0:
                 deal_first_click(gs, cell, deal_rng)
             open_cell(gs, cell)
@@ -261,11 +264,12 @@ class LocalClassifierAgent(TrainedAgent):
     transfers = True  # local windows mean the same on any board
     _explains = True
     _DEFAULTS = {"radius": 1, "encoding": "integer", "perimeter_prob": PERIMETER_PROB, "class_weight": "balanced",
-                 "C": 1.0, "first_click": "corner"}
+                 "C": 1.0, "first_click": "corner", "targets": "perimeter"}
 
     def __init__(self, seed=None, *, radius: int = 1, encoding: str = "integer",
                  perimeter_prob: float = PERIMETER_PROB, class_weight="balanced", C: float = 1.0,
-                 first_click: str = "corner", train_level=None, train_size=None, train_seed: int = 0):
+                 first_click: str = "corner", targets: str = "perimeter", train_level=None, train_size=None,
+                 train_seed: int = 0):
         super().__init__(seed, train_level=train_level, train_size=train_size, train_seed=train_seed)
         self.radius = check_radius(radius)
         self.encoding = _choice("encoding", encoding, ENCODINGS)
@@ -273,6 +277,7 @@ class LocalClassifierAgent(TrainedAgent):
         self.class_weight = check_class_weight(class_weight)
         self.C = _positive("C", C)
         self.first_click = _choice("first_click", first_click, FIRST_CLICKS)
+        self.targets = _choice("targets", targets, TARGETS)
         self._scratch: dict[int, Scratch] = {}
 
     def hyperparams(self) -> dict:
@@ -291,7 +296,7 @@ class LocalClassifierAgent(TrainedAgent):
 
     def _train(self, level, size, seq):
         s_train, s_test, s_boards, s_play, s_fit = seq.spawn(5)
-        data = generate(level, size, self.radius, s_train, perimeter_prob=self.perimeter_prob)
+        data = generate(level, size, self.radius, s_train, perimeter_prob=self.perimeter_prob, targets=self.targets)
         if data.y.all() or not data.y.any():
             raise ValueError(f"train_size {size} gives samples of one class only on {level}: train on more samples")
         X = encode_rows(data.X, self.encoding)
@@ -324,7 +329,8 @@ class LocalClassifierAgent(TrainedAgent):
 
     def _held_out(self, level, size, est, seq) -> dict:
         """Label accuracy on a fresh sample set (other games: a spawned seed)."""
-        test = generate(level, min(max(size // 4, 1_000), 50_000), self.radius, seq, perimeter_prob=self.perimeter_prob)
+        test = generate(level, min(max(size // 4, 1_000), 50_000), self.radius, seq, perimeter_prob=self.perimeter_prob,
+                        targets=self.targets)
         with one_thread():
             pred = est.predict(encode_rows(test.X, self.encoding))
         return {"test_samples": int(len(test.y)), "test_accuracy": float((pred == test.y).mean()),
@@ -337,8 +343,9 @@ class LocalClassifierAgent(TrainedAgent):
         nbr, nbr_count = _tables(level.rows, level.cols)
         rng = np.random.default_rng(s_play)
         first = self._first()
+        covered = self._covered()
         acc = move_accuracy(boards, lambda v: local_decide(lm, v, level.rows, level.cols, nbr, nbr_count, first,
-                                                           scratch, rng))
+                                                           covered, scratch, rng))
         return {"move_accuracy": float(acc), "test_states": TEST_STATES}
 
     # --- play --------------------------------------------------------------------
@@ -356,9 +363,13 @@ class LocalClassifierAgent(TrainedAgent):
         """The flat index of the opening click (the top-left corner), -1 for a random one."""
         return 0 if self.first_click == "corner" else -1
 
+    def _covered(self) -> int:
+        """1 when the decision scores every covered cell (targets="covered"), 0 for the perimeter."""
+        return int(self.targets == "covered")
+
     def _play(self, model, gs, n_games, deal_rng, out):
         rows, cols = int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS])
-        local_batch(gs, n_games, deal_rng, self.rng, self._kernel_model(model), self._first(),
+        local_batch(gs, n_games, deal_rng, self.rng, self._kernel_model(model), self._first(), self._covered(),
                     self.scratch(rows * cols), out)
 
     def _kernel_model(self, model: dict) -> LocalModel:
@@ -374,7 +385,7 @@ class LocalClassifierAgent(TrainedAgent):
             return opening_why(self.first_click, view, cell, cols)
         m = self._kernel_model(model)
         s = self.scratch(rows * cols)
-        perim = np.flatnonzero(s.perim)
+        perim = np.flatnonzero((s.perim > 0) | ((view == COVERED) & bool(self._covered())))  # the cells scored
         feat, x = np.zeros_like(s.feat), np.zeros_like(s.x)
         scores = np.empty(len(perim))
         for t, i in enumerate(perim):
@@ -390,13 +401,14 @@ class LocalClassifierAgent(TrainedAgent):
         if self.name == "gardea-logreg":
             said += f" (P(certainly safe) = {num(1.0 / (1.0 + np.exp(-score)))})"
         ties = int(np.count_nonzero(scores == best))
-        said += f", the highest of the {count(len(perim), 'perimeter cell')} ({safe} classified safe)"
+        scored = "covered cell" if self._covered() else "perimeter cell"
+        said += f", the highest of the {count(len(perim), scored)} ({safe} classified safe)"
         return said + (f"; tied with {ties - 1} more, chosen at random" if ties > 1 else "")
 
     def _decide_board(self, model, view, rows, cols, rng) -> int:
         nbr, nbr_count = _tables(rows, cols)
         return int(local_decide(self._kernel_model(model), view, rows, cols, nbr, nbr_count, self._first(),
-                                self.scratch(rows * cols), rng))
+                                self._covered(), self.scratch(rows * cols), rng))
 
 
 @register
@@ -405,7 +417,8 @@ class LogRegAgent(LocalClassifierAgent):
 
     radius: window radius (1: 8 features); encoding: "integer" | "onehot"; perimeter_prob:
     the training generator's; class_weight: "balanced" | None | positive-class weight; C:
-    inverse regularisation; first_click: "corner" | "random"; train_level, train_size
+    inverse regularisation; first_click: "corner" | "random"; targets: "perimeter" (train on
+    and score the perimeter) | "covered" (every covered cell); train_level, train_size
     (labelled samples), train_seed: the training (see TrainedAgent).
     """
 
@@ -431,10 +444,11 @@ class SVMAgent(LocalClassifierAgent):
 
     def __init__(self, seed=None, *, kernel: str = "linear", gamma="scale", radius: int = 1, encoding: str = "integer",
                  perimeter_prob: float = PERIMETER_PROB, class_weight="balanced", C: float = 1.0,
-                 first_click: str = "corner", train_level=None, train_size=None, train_seed: int = 0):
+                 first_click: str = "corner", targets: str = "perimeter", train_level=None, train_size=None,
+                 train_seed: int = 0):
         super().__init__(seed, radius=radius, encoding=encoding, perimeter_prob=perimeter_prob,
-                         class_weight=class_weight, C=C, first_click=first_click, train_level=train_level,
-                         train_size=train_size, train_seed=train_seed)
+                         class_weight=class_weight, C=C, first_click=first_click, targets=targets,
+                         train_level=train_level, train_size=train_size, train_seed=train_seed)
         self.kernel = _choice("kernel", kernel, SVM_KERNELS)
         self.gamma = gamma if gamma == "scale" else _gamma(gamma)
 

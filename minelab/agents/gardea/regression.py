@@ -27,8 +27,9 @@ runs at every decision inside the batch kernel, where scikit-learn cannot be cal
 "No reasonable move" = every perimeter cell predicted >= 0.5 (a mine more likely than
 not): then a uniformly random covered cell off the perimeter (any covered cell if none
 is off it); else the perimeter cell of lowest predicted probability (exact ties at
-random). With nothing revealed: `first_click` "corner" (default, the paper's §III) or
-"random".
+random). `targets="covered"` ranks every covered cell instead of the perimeter's (the
+training is the same: whole boards). With nothing revealed: `first_click` "corner"
+(default, the paper's §III) or "random".
 
 The features are the whole board, so a model plays only the board shape it learnt on
 (transfers = False: the base class refuses another shape, naming both); the mine count
@@ -53,8 +54,8 @@ from ..base import register
 from ..why import at, count, num
 from .classifiers import (ENCODINGS, ENC_INTEGER, FIRST_CLICKS, _choice, off_perimeter_cell, off_perimeter_why,
                           one_thread, opening_cell, opening_why)
-from .samples import (COVERED_CODE, PERIMETER_PROB, any_revealed, board_states, check_perimeter_prob, move_accuracy,
-                      perimeter_mask)
+from .samples import (COVERED_CODE, PERIMETER_PROB, TARGETS, any_revealed, board_states, check_perimeter_prob,
+                      move_accuracy, perimeter_mask)
 from .trained import TrainedAgent
 
 MAX_TRAIN_STATES = 4_000  # KRR's kernel matrix: m^2 doubles (128 MB at 4,000), per fold and grid point
@@ -148,8 +149,9 @@ def krr_predict(m, view, s, out):
 
 
 @kernel
-def krr_decide(m, view, nbr, nbr_count, first, s, rng):
-    """Algorithm 1 with the regression's probabilities (see the module docstring)."""
+def krr_decide(m, view, nbr, nbr_count, first, covered, s, rng):
+    """Algorithm 1 with the regression's probabilities (see the module docstring); `covered`
+    1 ranks every covered cell instead of the perimeter's (targets="covered")."""
     if not any_revealed(view):
         return opening_cell(view, first, rng)
     perimeter_mask(view, nbr, nbr_count, s.perim)
@@ -158,7 +160,7 @@ def krr_decide(m, view, nbr, nbr_count, first, s, rng):
     choice = -1
     ties = 0
     for j in range(view.shape[0]):
-        if s.perim[j] == 0:
+        if s.perim[j] == 0 and not (covered and view[j] < 0):
             continue
         p = predict_cell(m, s.k, j)
         if p < best:
@@ -175,12 +177,12 @@ def krr_decide(m, view, nbr, nbr_count, first, s, rng):
 
 
 @kernel
-def krr_batch(gs, n_games, deal_rng, agent_rng, m, first, s, out):
+def krr_batch(gs, n_games, deal_rng, agent_rng, m, first, covered, s, out):
     st = gs.counters
     for g in range(n_games):
         begin_game(gs, deal_rng)
         while st[ST_STATUS] == 0:
-            cell = krr_decide(m, gs.shown, gs.nbr, gs.nbr_count, first, s, agent_rng)
+            cell = krr_decide(m, gs.shown, gs.nbr, gs.nbr_count, first, covered, s, agent_rng)
             if st[ST_DEALT] == 0:
                 deal_first_click(gs, cell, deal_rng)
             open_cell(gs, cell)
@@ -233,17 +235,19 @@ class KRRAgent(TrainedAgent):
 
     encoding: "integer" | "onehot"; perimeter_prob: the training generator's; cv_folds:
     folds of the meta-parameter search (split by game); first_click: "corner" | "random";
-    train_level, train_size (positions, at most MAX_TRAIN_STATES), train_seed: the training.
+    targets: "perimeter" | "covered" (the cells ranked); train_level, train_size (positions,
+    at most MAX_TRAIN_STATES), train_seed: the training.
     """
 
     name = "gardea-krr"
     transfers = False  # whole-board features: one board shape
     _explains = True
-    _DEFAULTS = {"encoding": "integer", "perimeter_prob": PERIMETER_PROB, "cv_folds": 3, "first_click": "corner"}
+    _DEFAULTS = {"encoding": "integer", "perimeter_prob": PERIMETER_PROB, "cv_folds": 3, "first_click": "corner",
+                 "targets": "perimeter"}
 
     def __init__(self, seed=None, *, encoding: str = "integer", perimeter_prob: float = PERIMETER_PROB,
-                 cv_folds: int = 3, first_click: str = "corner", train_level=None, train_size=None,
-                 train_seed: int = 0):
+                 cv_folds: int = 3, first_click: str = "corner", targets: str = "perimeter", train_level=None,
+                 train_size=None, train_seed: int = 0):
         super().__init__(seed, train_level=train_level, train_size=train_size, train_seed=train_seed)
         _check_size(self.train_size)
         self.encoding = _choice("encoding", encoding, ENCODINGS)
@@ -252,6 +256,7 @@ class KRRAgent(TrainedAgent):
             raise ValueError(f"cv_folds must be an integer >= 2, got {cv_folds!r}")
         self.cv_folds = int(cv_folds)
         self.first_click = _choice("first_click", first_click, FIRST_CLICKS)
+        self.targets = _choice("targets", targets, TARGETS)
         self._scratch: dict[tuple[int, int], Scratch] = {}
 
     def hyperparams(self) -> dict:
@@ -288,7 +293,8 @@ class KRRAgent(TrainedAgent):
         nbr, nbr_count = _tables(level.rows, level.cols)
         rng = np.random.default_rng(s_play)
         first = self._first()
-        acc = move_accuracy(test, lambda v: krr_decide(m, v, nbr, nbr_count, first, scratch, rng))
+        covered = self._covered()
+        acc = move_accuracy(test, lambda v: krr_decide(m, v, nbr, nbr_count, first, covered, scratch, rng))
         return {"test_states": TEST_STATES, "test_mae": float(err.mean()),
                 "test_mae_covered": float(err[test.views < 0].mean()), "move_accuracy": float(acc)}
 
@@ -308,9 +314,14 @@ class KRRAgent(TrainedAgent):
         """The flat index of the opening click (the top-left corner), -1 for a random one."""
         return 0 if self.first_click == "corner" else -1
 
+    def _covered(self) -> int:
+        """1 when the decision ranks every covered cell (targets="covered"), 0 for the perimeter."""
+        return int(self.targets == "covered")
+
     def _play(self, model, gs, n_games, deal_rng, out):
         cells = int(gs.spec[SP_ROWS] * gs.spec[SP_COLS])
-        krr_batch(gs, n_games, deal_rng, self.rng, krr_model(model), self._first(), self.scratch(model, cells), out)
+        krr_batch(gs, n_games, deal_rng, self.rng, krr_model(model), self._first(), self._covered(),
+                  self.scratch(model, cells), out)
 
     def _explain(self, model, game, cell) -> str:
         """The regression's mine probability of the chosen cell among the perimeter's (from
@@ -320,7 +331,7 @@ class KRRAgent(TrainedAgent):
             return opening_why(self.first_click, view, cell, cols)
         m = krr_model(model)
         s = self.scratch(model, game.level.cells)
-        perim = np.flatnonzero(s.perim)
+        perim = np.flatnonzero((s.perim > 0) | ((view < 0) & bool(self._covered())))  # the cells ranked
         probs = np.array([predict_cell(m, s.k, j) for j in perim])
         low = probs.min() if len(perim) else np.inf
         if low >= 0.5:
@@ -329,14 +340,14 @@ class KRRAgent(TrainedAgent):
             return f"{said}: {off_perimeter_why(view, s.perim, cell, cols)}"
         ties = int(np.count_nonzero(probs == low))
         said = (f"reveal {at(cell, cols)}: predicted p(mine) = {num(probs[perim == cell][0])}, the lowest of the "
-                f"{count(len(perim), 'perimeter cell')}")
+                f"{count(len(perim), 'covered cell' if self._covered() else 'perimeter cell')}")
         return said + (f"; tied with {ties - 1} more, chosen at random" if ties > 1 else "")
 
     def _decide(self, model, view, rng) -> int:
         rows, cols = self.trained_shape
         nbr, nbr_count = _tables(rows, cols)
-        return int(krr_decide(krr_model(model), view, nbr, nbr_count, self._first(), self.scratch(model, rows * cols),
-                              rng))
+        return int(krr_decide(krr_model(model), view, nbr, nbr_count, self._first(), self._covered(),
+                              self.scratch(model, rows * cols), rng))
 
 
 __all__ = ["KRRAgent", "KRRModel", "MAX_TRAIN_STATES", "encode_boards", "game_folds", "krr_decide", "krr_model",

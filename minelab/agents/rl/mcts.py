@@ -20,6 +20,14 @@ The real move is then the argmax of Q(s, .) over the covered cells, ties to the 
 index. c = 100, gamma = 0.9 (§4.4), rewards +1 / +10 / -10. Statistics (`StateTable`
 with visit counts) are kept across games, as the paper's runs do.
 
+Two readings of §4.4 are options, off by default (the defaults are the reading above):
+
+- `act="ucb1"`: the real move of a training game is also the UCB1 choice of step 2 (the
+  text: "we selected actions based on maximized UCB1 heuristics", §4.5.2), not the
+  argmax of Q. Frozen play stays the argmax (§5).
+- `update="printed"`: step 3 sets Q(s,a) = (q - Q(s,a)) / N(s,a), Eq. (7) as printed,
+  instead of the incremental mean the equation's text describes.
+
 `leaky=True` is a **labelled cheat**: simulations replay the true hidden layout, as the
 authors' program did (its simulations copied the real board). It exists to measure
 what that leak was worth; such an agent has `cheat = True` and its records say so.
@@ -52,6 +60,8 @@ class MctsConfig(NamedTuple):
     gamma: float
     leaky: int
     learning: int
+    act_ucb1: int  # 1: a training game's real move is the UCB1 choice (act="ucb1")
+    printed_update: int  # 1: Q(s,a) = (q - Q(s,a)) / N(s,a), Eq. (7) as printed (update="printed")
 
 
 class MctsWork(NamedTuple):
@@ -138,14 +148,18 @@ def simulate(gs, tb, cfg, work, ws, rng):
         row = work.path_row[d]
         a = work.path_action[d]
         tb.visits[row, a] += 1
-        tb.q[row, a] += (ret - tb.q[row, a]) / tb.visits[row, a]
+        if cfg.printed_update:
+            tb.q[row, a] = (ret - tb.q[row, a]) / tb.visits[row, a]
+        else:
+            tb.q[row, a] += (ret - tb.q[row, a]) / tb.visits[row, a]
 
 
 @kernel
 def mcts_decide(gs, tb, cfg, work, ws, rng):
     """The cell of the next real move: simulations first (training), then the argmax of
-    Q(s, .); frozen, a state never stored gets a random covered cell. Returns -1 when the
-    view is inconsistent with the level (cannot happen in a real game)."""
+    Q(s, .) (the UCB1 choice when training with act="ucb1"); frozen, a state never stored
+    gets a random covered cell. Returns -1 when the view is inconsistent with the level
+    (cannot happen in a real game)."""
     view = gs.shown
     if cfg.learning:
         if gs.counters[ST_DEALT] and not cfg.leaky:
@@ -158,6 +172,8 @@ def mcts_decide(gs, tb, cfg, work, ws, rng):
     row = find_row(tb, work.key)
     if row < 0:
         return random_covered_cell(view, rng)
+    if cfg.learning and cfg.act_ucb1:
+        return ucb1_action(tb.q[row], tb.visits[row], view, cfg.c)
     return argmax_covered(tb.q[row], view)
 
 
@@ -200,8 +216,11 @@ class MctsAgent(RLAgent):
     name = "mcts"
     _explains = True
 
+    ACTS = ("argmax", "ucb1")  # a training game's real move: the argmax of Q, or the UCB1 choice
+    UPDATES = ("mean", "printed")  # Q's update: the incremental mean, or Eq. (7) as printed
+
     def __init__(self, seed=None, *, simulations: int = 1, c: float = 100.0, gamma: float = 0.9,
-                 leaky: bool = False, learning: bool = True):
+                 leaky: bool = False, learning: bool = True, act: str = "argmax", update: str = "mean"):
         super().__init__(seed, random_games=0, learning=learning)
         self.simulations = check_count("simulations", simulations, lo=1)
         self.c = check_rate("c", c)
@@ -209,6 +228,11 @@ class MctsAgent(RLAgent):
         if not isinstance(leaky, (bool, np.bool_)):
             raise ValueError(f"leaky must be True or False, got {leaky!r}")
         self.leaky = bool(leaky)
+        if act not in self.ACTS:
+            raise ValueError(f"act must be one of {', '.join(self.ACTS)}, got {act!r}")
+        if update not in self.UPDATES:
+            raise ValueError(f"update must be one of {', '.join(self.UPDATES)}, got {update!r}")
+        self.act_rule, self.update = act, update
         self.cheat = self.leaky  # reads the hidden layout during play: a labelled cheat
         self.table = None
         self._ws = {}
@@ -217,13 +241,18 @@ class MctsAgent(RLAgent):
         out = {"simulations": self.simulations, "c": self.c, "gamma": self.gamma}
         if self.leaky:
             out["leaky"] = True
+        if self.act_rule != "argmax":  # non-defaults only: the defaults' task keys stay as they were
+            out["act"] = self.act_rule
+        if self.update != "mean":
+            out["update"] = self.update
         if not self.learning:
             out["learning"] = False
         return out
 
     @property
     def config(self) -> MctsConfig:
-        return MctsConfig(self.simulations, self.c, self.gamma, int(self.leaky), int(self.learning))
+        return MctsConfig(self.simulations, self.c, self.gamma, int(self.leaky), int(self.learning),
+                          int(self.act_rule == "ucb1"), int(self.update == "printed"))
 
     @property
     def states(self) -> int:

@@ -66,6 +66,17 @@ def pack_view(view, key):
 
 
 @kernel
+def pack_terminal(view, clicked, key):
+    """key[:] = the packed view of a finished game as the authors' program's board shows
+    it: a loss marks only the mine clicked (code 10), the other mines stay covered. Never
+    equal to a non-terminal state's key (a loss has the code, a win no covered safe cell)."""
+    pack_view(view, key)
+    if view[clicked] < 0:  # the mine that ended the game
+        w, shift = clicked // CELLS_PER_WORD, np.uint64(4 * (clicked % CELLS_PER_WORD))
+        key[w] |= np.uint64(10) << shift
+
+
+@kernel
 def _slot(tb, key):
     """The slot holding `key`, or the free slot where it would go."""
     h = np.uint64(0)

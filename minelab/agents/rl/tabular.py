@@ -13,7 +13,11 @@ covered cell, as an argmax over zeros is). One decision (`tabular_step`):
                                 Q(s,a) += alpha (r + gamma Q(s, a') - Q(s,a))
     a terminal s' bootstraps nothing: the target is r.
 
-The max runs over the cells covered in s'. alpha 0.1, gamma 0.9 (§4.1). Frozen
+The max runs over the cells covered in s'. alpha 0.1, gamma 0.9 (§4.1). `store_terminal=True`
+also stores each game's terminal view (`table.pack_terminal`: a loss shows only the mine
+clicked, as the authors' program's board does) as a state that is never acted from: no
+value or move changes, and the table's size counts every state met, terminal ones
+included (a reading of Fig A2's "unique states"). Frozen
 (evaluation, `frozen()`): epsilon 0, nothing is stored or learned, and a state never
 stored plays a uniformly random covered cell (§5).
 """
@@ -29,7 +33,7 @@ from ...engine import (N_RECORD, ST_DEALT, ST_STATUS, begin_game, deal_first_cli
 from ..base import register
 from .agent import P_ACTION, P_ROW, RLAgent
 from .common import argmax_covered, check_rate, epsilon_at, epsilon_greedy, game_reward, max_covered
-from .table import SM_ROWS, StateTable, find_row, insert_row, key_words, pack_view, table_room
+from .table import SM_ROWS, StateTable, find_row, insert_row, key_words, pack_terminal, pack_view, table_room
 from .why import choose_like, covered_values, describe
 
 UPDATE_Q, UPDATE_SARSA, UPDATE_SARSA_CURRENT = 0, 1, 2
@@ -41,6 +45,7 @@ class TabularConfig(NamedTuple):
     gamma: float
     update: int  # UPDATE_*
     learning: int  # 1: train; 0: frozen greedy
+    store_terminal: int  # 1: store each game's terminal view too (never acted from)
 
 
 class TabularWork(NamedTuple):
@@ -98,6 +103,9 @@ def tabular_learn(tb, cfg, ex, work, games, view, r, over, rng):
         tb.q[row, a] += cfg.alpha * (target - tb.q[row, a])
         if over:
             games[0] += 1
+            if cfg.store_terminal:
+                pack_terminal(view, a, work.key)
+                insert_row(tb, work.key)
     pend[P_ROW] = row2
     pend[P_ACTION] = a2
     return a2
@@ -161,20 +169,26 @@ class TabularAgent(RLAgent):
 
     def __init__(self, seed=None, *, alpha: float = 0.1, gamma: float = 0.9, random_games: int = 500_000,
                  epsilon_min: float = 0.01, epsilon_decay: float = 1e-5, epsilon: float | None = None,
-                 learning: bool = True):
+                 learning: bool = True, store_terminal: bool = False):
         super().__init__(seed, random_games=random_games, epsilon_min=epsilon_min, epsilon_decay=epsilon_decay,
                          epsilon=epsilon, learning=learning)
         self.alpha = check_rate("alpha", alpha, 0.0, 1.0, lo_open=True)
         self.gamma = check_rate("gamma", gamma, 0.0, 1.0)
+        if not isinstance(store_terminal, (bool, np.bool_)):
+            raise ValueError(f"store_terminal must be True or False, got {store_terminal!r}")
+        self.store_terminal = bool(store_terminal)
         self.table = None
         self._env_work = None  # the episode in progress of begin_episode / observe
 
     def params(self) -> dict:
-        return {"alpha": self.alpha, "gamma": self.gamma, **super().params()}
+        out = {"alpha": self.alpha, "gamma": self.gamma, **super().params()}
+        if self.store_terminal:  # non-default only: the default's task keys stay as they were
+            out["store_terminal"] = True
+        return out
 
     @property
     def config(self) -> TabularConfig:
-        return TabularConfig(self.alpha, self.gamma, self.update, int(self.learning))
+        return TabularConfig(self.alpha, self.gamma, self.update, int(self.learning), int(self.store_terminal))
 
     @property
     def states(self) -> int:
