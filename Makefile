@@ -1,12 +1,13 @@
 # minelab: the two commands of the README, plus a few helpers.
 #   make reproduce   regenerate every figure and table (quick profile) and figures/REPORT.md
 #   make test        the linter (ruff) and the test suite
+#   make test-fast   the linter and every test not marked slow (a few minutes)
 PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: reproduce smoke test lint playthroughs lab browser-test bench clean distclean venv
+.PHONY: reproduce smoke test test-fast lint playthroughs docs lab browser-test bench clean distclean venv
 
 # (Re)install when the venv is missing or pyproject.toml is newer than the stamp.
 $(STAMP): pyproject.toml setup.py
@@ -25,12 +26,19 @@ smoke: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest -q
 
+test-fast: lint
+	$(BIN)/python -m pytest -q -m "not slow"
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
 # Rewrite the golden playthroughs (tests/playthroughs/*.txt) after a change of play you mean.
 playthroughs: $(STAMP)
 	$(BIN)/python -m minelab.playthrough --regenerate
+
+# Rewrite the README's generated tables (agents, papers) from the code (tests/test_docs.py checks them).
+docs: $(STAMP)
+	$(BIN)/python -m minelab.catalog --write
 
 bench: $(STAMP)
 	$(BIN)/minelab bench engine

@@ -30,6 +30,9 @@ from .agents import Agent, list_agents, make_agent
 from .runner import play, summarize
 from .stats import wilson
 from . import tasks  # noqa: F401  (registers the shared task kinds "play" and "train_test")
+from ._gym import ENV_ID, register as _register_env
+
+_register_env()  # gymnasium.make(ENV_ID) works after `import minelab` (minelab.envs loads on make)
 
 from ._version import __version__
 
@@ -48,5 +51,5 @@ __all__ = [
     "COVERED", "FLAGGED", "MINE", "ONGOING", "WON", "LOST", "REVEAL", "FLAG", "UNFLAG",
     "Level", "BEGINNER", "BEGINNER_9", "INTERMEDIATE", "EXPERT", "PRESETS",
     "Game", "IllegalMove", "Move", "probability", "mine_probabilities", "Agent", "make_agent", "list_agents",
-    "play", "summarize", "wilson", "BoardViewer",
+    "play", "summarize", "wilson", "BoardViewer", "ENV_ID",
 ]

@@ -1,6 +1,6 @@
 """Gymnasium environments: Minesweeper for reinforcement learning, on the engine's kernels.
 
-`MinesweeperEnv` (registered as ``minelab/Minesweeper-v0`` when this module is imported)
+`MinesweeperEnv` (registered as ``minelab/Minesweeper-v0`` by ``import minelab``)
 is one game per episode; `MinesweeperVectorEnv` steps `num_envs` boards in one numba
 call. Both play by the engine's rules (`minelab.engine`), so a board dealt here is a
 board the batch runner would deal from the same random stream.
@@ -52,7 +52,7 @@ same everything; with num_envs=1 the vector env plays exactly as the single env.
 `random_legal_actions(mask, rng)` draws one uniform legal action per board (numba).
 
     >>> import gymnasium as gym
-    >>> import minelab.envs
+    >>> import minelab
     >>> env = gym.make("minelab/Minesweeper-v0", level="5x5x5:none")
     >>> obs, info = env.reset(seed=0)
     >>> obs.shape, int(info["action_mask"].sum()), "mines" in info
@@ -94,11 +94,11 @@ from .engine import (
 )
 from .agents.rl.common import REWARD_MINE, REWARD_SAFE, REWARD_WIN
 from .levels import Level
+from ._gym import ENV_ID, register as _register
 
 __all__ = ["MinesweeperEnv", "MinesweeperVectorEnv", "REWARD_PRESETS", "ILLEGAL_MODES", "ENV_ID",
            "random_legal_actions", "random_legal_action", "bench_envs"]
 
-ENV_ID = "minelab/Minesweeper-v0"
 REWARD_PRESETS = {
     # Bilir, Kong & Wittenbrink 2023: the rewards minelab's RL agents learn from
     "bilir2023": {"safe": REWARD_SAFE, "win": REWARD_WIN, "mine": REWARD_MINE},
@@ -622,6 +622,4 @@ def bench_envs(seconds: float = 2.0, level: str = BENCH_LEVEL, num_envs: int = 1
     return rows
 
 
-if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="minelab.envs:MinesweeperEnv",
-                       vector_entry_point="minelab.envs:MinesweeperVectorEnv")
+_register()  # a no-op after `import minelab`, which registers the ids by name

@@ -36,8 +36,8 @@ def levels_for(name):
 
 
 # --------------------------------------------------------------------------- golden playthroughs
-@pytest.mark.parametrize("name", AGENTS)
-def test_golden_playthrough_is_what_the_agent_plays(name):
+@pytest.mark.parametrize("name", [pytest.param(a, marks=pytest.mark.slow) if a == "best" else a for a in AGENTS])
+def test_golden_playthrough_is_what_the_agent_plays(name):  # best's: about a minute
     path = playthrough.default_dir() / f"{name}.txt"
     assert path.exists(), f"no golden playthrough for {name}: run `make playthroughs`"
     expected = path.read_text()

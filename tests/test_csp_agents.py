@@ -553,6 +553,7 @@ def test_best_never_guesses_elsewhere_while_a_living_unresolvable_pair_waits():
     assert seen >= 10 and living >= 3, (seen, living)
 
 
+@pytest.mark.slow  # about 30 s of brute force
 def test_best_fifty_fifty_pattern_weights_match_brute_force():
     """The long-term risk's pattern weights (`pattern_weight`: the probability that a row
     pair, column pair or 2x2 box holds its mines in one arrangement with every enabler

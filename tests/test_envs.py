@@ -368,3 +368,16 @@ def test_bench_rows():
     rows = envs.bench_envs(seconds=0.05, num_envs=64)
     assert [r["what"] for r in rows] == ["env.step", "vector_env.step"]
     assert all(r["bench"] == "rl" and r["level"] == "5x5x5:none" and r["steps_per_second"] > 0 for r in rows)
+
+
+def test_import_minelab_registers_the_env_by_name():
+    """`import minelab` is enough for gymnasium.make; minelab.envs loads only when an env is made."""
+    import subprocess
+    import sys
+
+    code = ("import sys, gymnasium, minelab; assert minelab.ENV_ID in gymnasium.registry; "
+            "assert 'minelab.envs' not in sys.modules; env = gymnasium.make(minelab.ENV_ID); "
+            "assert 'minelab.envs' in sys.modules; print(env.reset(seed=0)[0].shape)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "(5, 5)"

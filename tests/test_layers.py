@@ -9,14 +9,15 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "minelab"
 RANK = {
-    "cells": 0, "atomic": 0, "_jitcache": 0, "_version": 0, "profiles": 0, "stats": 0, "paths": 0, "ledger": 0,
+    "cells": 0, "atomic": 0, "_jitcache": 0, "_version": 0, "_gym": 0, "profiles": 0, "stats": 0, "paths": 0,
+    "ledger": 0,
     "levels": 1, "render": 1,
     "engine": 2, "probability": 2.5, "optimal": 2.5,
     "agents": 3,
     "runner": 4, "envs": 4, "playthrough": 4.5, "viewer": 4.5,
     "sweep": 5, "report": 5,
     "tasks": 5.5,
-    "papers": 6, "studies": 6, "reproduce": 6,
+    "papers": 6, "studies": 6, "reproduce": 6, "catalog": 6,
     "__init__": 7, "__main__": 8, "cli": 8,
 }
 SIBLINGS = {"papers", "studies"}  # subpackages whose modules must not import each other

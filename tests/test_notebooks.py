@@ -63,6 +63,7 @@ def test_there_is_a_notebook():
     assert any(p.stem == "antimatroid2012_agents" for p in NOTEBOOKS)
 
 
+@pytest.mark.slow  # 10-110 s a notebook
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_with_smoke_profile(path, sandbox):
     out = reproduce.run("smoke", only=path.stem, build_dir=sandbox / "build")

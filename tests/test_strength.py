@@ -127,6 +127,7 @@ def test_several_levels_in_one_sweep_give_what_each_gives_alone():
     assert list(together["games"]) == [300, 200]
 
 
+@pytest.mark.slow  # about a minute of rollouts
 def test_rollout_values_play_best_from_a_position_on_consistent_layouts():
     # 3x3x1 with the four corners showing 1: the mine can only be in the centre
     corners = {(0, 0): 1, (0, 2): 1, (2, 0): 1, (2, 2): 1}

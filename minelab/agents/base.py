@@ -201,7 +201,7 @@ class Agent:
     def _unsaved(self) -> str:
         if self.learns:
             return (f"{self.name}: saving what it learnt to a file is not supported (agent.copy() or "
-                    f"copy.deepcopy keeps it within a session)")
+                    f"copy.deepcopy keeps it in memory)")
         return f"{self.name} learns nothing: there is nothing to save (make_agent gives it back)"
 
     # --- batch ---------------------------------------------------------------------

@@ -1,354 +1,76 @@
 """`best`: our strongest solver (exact probabilities + one-step lookahead + exact endgame).
 
 Ideas from the strongest published solvers (PSEQ-D256 of Tu et al., D. Hill's solver),
-written here from scratch:
+written here from scratch. A decision takes the first of these steps that applies:
 
-1. Opening in the top-left corner; certain moves first (all certain-safe cells are
-   revealed, certain mines flagged), exactly as `csp`.
-2. Endgame: once at most ENDGAME_LAYOUTS (256) layouts remain over at most 128
-   unrevealed cells, search the game tree exhaustively: the value of a set S of layouts
-   is 1 if |S| = 1, else max over cells c of sum over the numbers o that c can show of
-   |S_o| / |S| * value(S_o) (a mine ends the game), memoised on S (a bit set, keyed
-   by two 64-bit hashes of it). `endgame_layouts` may be raised to 4096. A set with a
-   cell safe in all its layouts takes that cell's value: what it shows comes free.
-   The move is the argmax (ties to the safer cell). The search sees one number per
-   reveal, not the flood a zero starts, so its value is a lower bound, and a tight one:
-   the cells a zero floods are safe in every layout where it shows 0, so the search
-   may reveal them at no risk; the play it picks is optimal. A budget of layouts x
-   cells scanned bounds the work; past it the lookahead below decides (counted in
-   `endgame_aborts`).
-3. Forced 50/50: a component of two cells holding exactly one mine, with no unrevealed
-   neighbour outside it, can never be resolved by information: it is guessed at once.
-   Wider (`wide_fifty_fifty`, issue 15): any two unknown cells that are the only unknown
-   cells of a number needing one more mine, where every other cell but a known mine is
-   next to both or to neither, even with unknown cells beside them (D. Hill's solver
-   guesses such unavoidable 50/50s early too). Moving the mine from one to the other
-   changes no number and not the mine count, so only revealing one of them can tell them
-   apart: every win passes through this guess, and taking it first loses nothing and
-   shows a number about the unknown cells beside the pair before any other risk is taken.
-3b. Pseudo 50/50 (`pseudo_fifty_fifty`, issue 15, D. Hill's idea): a cell that is a mine
-   only in layouts where it is one of the mines of a row pair, column pair or 2x2 box
-   walled in by mines (`scan_fifty_fifties`: the patterns with at most one enabler not
-   yet a known mine, their weight equal to the cell's mine probability). In every such
-   layout the swapped one (the pattern's mines moved to its safe cells) shows the same
-   numbers and is as likely, and nothing revealed elsewhere can tell them apart, so half
-   of those layouts are lost whatever the play: guessing the cell now loses exactly
-   that half and, where it is safe, shows a number before any other risk is taken.
-   Living cells only (a dead cell shows nothing new).
-4. Otherwise a guess among the safest cells, each candidate c looked at one step
-   ahead: for each number v it can show, the position with c revealed as v is solved
-   exactly, giving P(v | c safe) (from the layout counts), whether that position has a
-   certain safe cell ("progress"), how many, and the safety of its best next guesses.
-   The default rule, `guess_rule="secondary"` (D. Hill's secondary safety, issue 15):
-   among the cells within `margin` (0.1) of the least mine probability, the highest
-       P(c safe) * E_v[blended next safety | c safe] * (1 + progress_weight * P(progress | c safe))
-   where the blended next safety of a position is (4 s1 + s2) / 5 of its two safest
-   *living* cells (a certain safe cell counts 1; a cell is dead when every unrevealed
-   neighbour is a known mine or certain, so its number is already determined and
-   revealing it tells nothing): the chance to survive this guess and the next, with a
-   little of the one after. A candidate that can show one number only (dead) is taken
-   only when every candidate looked at is dead. Candidates stop once one's safety
-   (with the bonus) cannot beat the best score. A cell off the frontier (no revealed
-   neighbour: a guess into the unknown) is a candidate only when its safety is at least
-   (1 - `float_cut`) times the best safety (float_cut 0.05: D. Hill's "off edge
-   threshold" of 95%; 1 turns it off). Without the cut the score could take such a cell
-   up to `margin` less safe than the best; the paired games below show the cut pays.
-   "blend" (the default from the start of issue 15 until the secondary rule): among
-   cells within `margin` of the least mine probability, the highest
-       P(c safe) * (1 + progress_weight * P(progress | c safe))    (margin 0.05, weight 0.1)
-   so a cell that more often leads to a certain safe cell may be a little less safe.
-   Ties: the order below.
-   "pseq" (the tie-break the PSEQ solver is described with; the default until issue
-   15): among cells within `margin` of the least, the highest probability of progress,
-   then the most expected certain cells, then the highest entropy of the number shown,
-   then the safer cell (use margin=0.01 for the earlier default play).
-   "two-step" trades safety for information: the score
-       P(c safe) * sum_v P(v | c safe) * (1 if progress else best next safety)
-   is the chance to survive this guess and the next (progress counts as surviving);
-   candidates are taken safest first until a candidate's safety cannot beat the best
-   score (the score never exceeds the safety).
-   Every rule looks at most MAX_CANDIDATES cells, in the order below.
-   Long-term risk (`long_term_risk`, secondary rule only; 0, off, by default; D. Hill's
-   solver uses 0.9): a candidate's mine probability is lowered by long_term_risk times
-   its 50/50 influence (`cell_influence`): the probability that it is a mine of a row
-   pair, column pair or 2x2 box whose enablers (at most LTR_MISSING of them unknown) are
-   all mines, the largest such pattern of each kind summed, plus the weight of likely
-   patterns (above SCAN_THRESHOLD) it is the one unknown enabler of. In those layouts its
-   mine would have to be guessed at 1/2 later anyway. Cells of such patterns beyond the
-   margin are looked at when their long-term mine probability is within it. The weights
-   come from solves with the pattern's cells added to the known mines (inclusion-
-   exclusion for its safe cells), or, when every cell involved touches no number, in
-   closed form (`untouched_joint`: such cells are exchangeable), cached per decision.
-   Dominance (`dominance=True`, secondary rule only): when a cell b that is uncertain
-   now is certain safe whatever number the chosen cell c shows (so b is safe in every
-   layout where c is), and b is safer, b is revealed instead: revealing b first and
-   then c survives exactly when c alone would, shows both numbers, and may show that
-   c need not be taken. Revealing c first, b would have come free afterwards: so b
-   first is at least as good (D. Hill's solver makes the same swap).
-5. The order among equally safe cells matters most: `tie_order="corners"` (default)
-   takes cells with fewer neighbours first (corners, then edges: the likeliest to show
-   a 0 and open an area), then the closest to the revealed area; "frontier" takes the
-   closest first (HCSP's rule).
+1. Opening and certain moves, exactly as `csp`: the first click in the top-left corner;
+   every certain-safe cell revealed, every certain mine flagged.
+2. Endgame: once at most ENDGAME_LAYOUTS (256; `endgame_layouts` up to 4096) layouts
+   remain over at most 128 unrevealed cells, the game tree is searched exhaustively. The
+   value of a set S of layouts is 1 if |S| = 1, else the max over cells c of the sum over
+   the numbers o that c can show of |S_o| / |S| * value(S_o) (a mine ends the game),
+   memoised on S (a bit set keyed by two 64-bit hashes). A cell safe in every layout of S
+   takes S's value: what it shows comes free. The search sees one number per reveal, not
+   a zero's flood, so its value is a lower bound, and a tight one (the flooded cells are
+   safe wherever the zero shows); the play it picks is optimal. A budget of layouts x
+   cells scanned bounds the work; past it step 4 decides (`endgame_aborts`).
+3. Forced 50/50s, guessed at once: two unknown cells holding one mine that no reveal can
+   ever tell apart (a component of two cells with no other unknown neighbour; with
+   `wide_fifty_fifty`, any such pair of a number needing one more mine whose other cells
+   are next to both or to neither). Every win passes through the guess; taking it first
+   loses nothing and shows a number before any other risk is taken.
+3b. Pseudo 50/50s (`pseudo_fifty_fifty`, D. Hill's idea): a cell that is a mine only in
+   layouts where it is one of the mines of a row pair, column pair or 2x2 box walled in
+   by mines (`scan_fifty_fifties`). In each such layout the swapped one shows the same
+   numbers and is as likely, so half of them are lost whatever the play: guessing the
+   cell now loses exactly that half. Living cells only (a dead cell shows nothing new).
+4. Otherwise a guess among the safest cells, each candidate c looked at one step ahead:
+   for each number v it can show, the position with c revealed as v is solved exactly,
+   giving P(v | c safe), whether that position has a certain safe cell ("progress"), and
+   the safety of its best next guesses. `guess_rule` ranks the candidates within
+   `margin` of the least mine probability (at most MAX_CANDIDATES, in the order of step 5):
+   - "secondary" (default, D. Hill's secondary safety; margin 0.1): the highest
+         P(c safe) * E_v[blended next safety | c safe] * (1 + progress_weight * P(progress | c safe))
+     where the blended next safety of a position is (4 s1 + s2) / 5 of its two safest
+     living cells (a certain safe cell counts 1; a dead cell, whose number is already
+     determined, tells nothing). A candidate that can show one number only is taken only
+     when every candidate is dead; candidates stop once one's bound cannot beat the best.
+     A cell off the frontier (no revealed neighbour) is a candidate only when its safety
+     is at least (1 - `float_cut`) of the best (float_cut 0.05, Hill's off-edge threshold).
+   - "blend": the highest P(c safe) * (1 + progress_weight * P(progress | c safe)).
+   - "pseq" (the tie-break PSEQ is described with): the highest probability of progress,
+     then the most expected certain cells, then the highest entropy of the number shown,
+     then the safer cell.
+   - "two-step": the highest P(c safe) * sum_v P(v | c safe) * (1 if progress else best
+     next safety), the chance to survive this guess and the next.
+   Options of the secondary rule, off by default: `long_term_risk` (Hill's weight 0.9)
+   lowers a candidate's mine probability by that weight times its 50/50 influence
+   (`cell_influence`: the chance it is a mine of a pattern of step 3b whose enablers, at
+   most LTR_MISSING unknown, are all mines), since such a cell would be guessed at 1/2
+   later anyway; `dominance=True` reveals a safer cell b instead of the chosen c when b is
+   certain safe whatever c shows (b first survives exactly when c does, and shows more).
+5. Order among equally safe cells: `tie_order="corners"` (default) takes cells with fewer
+   neighbours first (corners, then edges: the likeliest to show a 0 and open an area),
+   then the closest to the revealed area; "frontier" takes the closest first (HCSP's rule).
 6. A decision memo: the guess is a pure function of the position, so a position met
-   again (early ones recur: after the opening click shows a number there are only a
-   few) gets the guess computed the first time, checked cell by cell; positions with
-   at most MEMO_REVEALED (8) revealed cells are kept. It changes no move and makes
-   `best` 1.5-1.7x faster on 8x8x10 and 16x30x99.
+   again (early ones recur) gets the guess computed the first time, checked cell by cell;
+   positions with at most MEMO_REVEALED (8) revealed cells are kept. It changes no move.
 
-How the defaults were chosen (paired games, the same boards for each variant, seed 11;
-the notebooks' figures use other seeds): with the two-step rule, corners vs frontier
-order on 8x8x10 was 0.8155 vs 0.8016 (+1.4 points +- 0.4, 40,000 games). With the
-corners order, pseq (margin 0.01) vs two-step: 16x16x40 0.7835 vs 0.7770 (+0.65,
-30,000 games); 8x8x10 -0.07 +- 0.15, 9x9x10 -0.06 +- 0.08, 16x30x99 -0.2 +- 0.9 (within
-noise).
+What each technique is worth, paired on the same boards (the default against the default
+with the technique turned off), is the ablation table of `minelab.studies.strength`
+(`ablation_table`, rows in figures/leaderboard/ablation_table*.csv); what the options off
+by default are worth is its options table (`options_table`, figures/leaderboard/
+options_table*.csv); the final win rates of the defaults on fresh seeds are
+`final_win_rates` (figures/leaderboard/final_win_rates*.csv), beside PSEQ-D256's and
+D. Hill's published ones in the leaderboard notebook.
 
-Issue 15 (`minelab.studies.strength`: paired games, tuning seeds 1000-1999 only, the
-difference in points with its 95% t-interval): blend (margin 0.05, weight 0.1) against
-pseq (margin 0.01), both 12 candidates:
-    8x8x10 +0.09 [+0.03, +0.15] (100,000 games, seed 1008); 9x9x10 +0.04 [+0.00, +0.07]
-    (100,000, 1008); 16x16x40 +0.13 [+0.05, +0.21] (60,000, 1008); 16x30x99 +0.22 [+0.11,
-    +0.33] (80,000, 1007).
-With 24 candidates: 16x30x99 +0.23 [+0.12, +0.34] (80,000, 1007), +0.25 [+0.09, +0.41]
-(40,000, 1005); weight 0.2: +0.24 [+0.11, +0.37] (80,000, 1007); margin 0.03 / 0.08 with
-weight 0.2: +0.07 [-0.09, +0.23] / +0.10 [-0.11, +0.32] (40,000, 1006).
-What did not help: the endgame search over 1024 layouts instead of 256 (the same wins on
-30,000 8x8x10 and 2,000 16x30x99 games, 1.5-3x slower, more aborts; 128 layouts instead
-of 256 had cost 0.10 [-0.04, +0.24] on 4,000 expert games, 64 cost 0.25 [+0.03,
-+0.47]); pseq with other margins on 16x30x99 (0.005: -0.09 [-0.17, -0.01]; 0.02: +0.06
-[-0.05, +0.16]; 0.04: +0.10 [-0.08, +0.29], 40,000 games, 1004); 24 candidates under
-pseq (+0.06 [+0.02, +0.09], 1004; +0.01 [-0.01, +0.04], 1007); two-step (+0.28 [-0.14,
-+0.70], 1004; with 24 candidates -0.02 [-0.44, +0.40], 1005).
-Secondary safety (margin 0.1, weight 0.1) against blend, paired, 40,000 games each:
-    16x30x99 +0.42 [+0.18, +0.66] (seed 1014), +0.455 [+0.22, +0.69] (1012), +0.36
-    [+0.12, +0.60] (1011), +0.445 [+0.21, +0.68] (1015); 8x8x10 +0.03 [-0.04, +0.09]
-    (100,000, 1013); 9x9x10 -0.00 [-0.03, +0.02] (100,000, 1013); 16x16x40 -0.04 [-0.15,
-    +0.07] (60,000, 1013); zero start (first cell (2,2), on expert (3,3), seed 1017):
-    8x8x10 +0.00 [-0.04, +0.04], 9x9x10 +0.00 [-0.02, +0.02] (60,000 each), 16x16x40
-    -0.02 [-0.11, +0.06] (30,000), 16x30x99 -0.13 [-0.43, +0.17] (20,000) and +0.16
-    [-0.01, +0.33] (60,000, 1018). So a gain on expert, nothing measurable elsewhere.
-    Around it on expert (40,000 games): weight 0 +0.17 [-0.24, +0.57] (1011), 0.05 +0.32
-    [-0.06, +0.69] and 0.15 +0.36 [+0.12, +0.60] (1014), 0.2 +0.24 [-0.00, +0.48]
-    (1012); margin 0.05 +0.38, 0.15 +0.445 (1012); 24 candidates +0.42 (1014); the
-    blended safety's weights (1, 0) and (2, 1) instead of (4, 1): 0.4069 and 0.4075
-    against 0.4077 (1016, the same boards), within noise: (4, 1), Hill's, kept. It is
-    no slower (10-second runs of `minelab.cli.measure`, the timing of `minelab bench
-    csp`, secondary vs blend: 8x8x10 8,000-8,150 vs 7,400-7,500 games/s, 16x16x40
-    3,700-4,150 vs 3,100-3,700, 16x30x99 735-745 vs 730-750).
-Final evaluations (`strength.final_win_rates`, 10^6 games per level and rule, each frozen
-version on a seed of its own): the secondary rule (seed 20261125): 16x30x99 40.65% [40.56,
-40.75] against the blend version's 40.33% [40.24, 40.43] (seed 20261123), with a zero start
-at (3,3) 53.90% [53.80, 54.00] against 53.78%; the other levels and rules within 0.04
-points of the blend version's numbers. With dominance (seed 20261126): 8x8x10 81.84%
-[81.76, 81.92], 9x9x10 91.72% [91.66, 91.77], 16x16x40 78.29% [78.21, 78.37], 16x30x99
-40.70% [40.61, 40.80]; zero start 90.35 / 97.18 / 89.12 / 53.91%: each within 0.1 point
-of the secondary rule's numbers, as the paired gains above (+0.004 to +0.06) predict.
-Dominance against none (both with the secondary rule), paired: 16x30x99 +0.0625 [+0.029,
-+0.096] (40,000 games, seed 1020: 36 games won by one only against 11) and +0.005
-[-0.021, +0.031] (40,000, 1021: 15 against 13); 8x8x10 +0.007 [+0.0005, +0.0135],
-9x9x10 +0.004 [+0.0001, +0.0079], 16x16x40 +0.015 [+0.006, +0.024] (100,000 each, 1020); zero
-start 16x30x99 at (3, 3) +0.035 [-0.005, +0.075] (20,000, 1021). Small, never negative.
-What did not help either (issue 15, this session):
-    the endgame search over up to 1024 or 4096 layouts (`endgame_layouts`, with budget
-    8e6 / 3.2e7): +0.005 [-0.06, +0.07] and +0.025 [-0.06, +0.11] on 20,000 expert
-    boards (seed 1019; 49 and 73 games of 20,000 played differently at all), at 2.2x
-    and 10x the time (342 and 72 against 755 games/s): the positions between 256 and
-    4096 layouts are rare, and there the lookahead's guess is mostly the optimal one;
-    a deeper value for the two best candidates of the secondary rule (the next
-    position's best P(safe) x blended safety over its 4 safest cells, instead of the
-    blended safety of the next position: survive three reveals): -0.075 (branches
-    without a certain cell only) and -0.02 (every branch) points on the same 40,000
-    expert boards (1020) against the secondary rule with dominance, at half the speed;
-    D. Hill's "single safest cell" swap (when the next guess is the same cell whatever
-    the chosen cell shows, and it is safer, take it first): +1 game of 40,000 (1020);
-    cells next to the frontier (two steps from the revealed area) ranked with the
-    corners among equally safe cells: -0.52 points (40,000 expert boards, 1020), or
-    with the edges: -0.01; and `best`'s first guess on expert after the corner shows a
-    1, (15, 0), is as good as any other corner or edge cell by rollouts (20,000 layouts
-    each, `strength.rollout_values`, seed 1998: 32.83% against 32.94% for (0, 2), the
-    best of them, a difference of +0.11 [-0.58, +0.80] points), so an opening book would
-    gain nothing there.
-    Speed, tried and left: the endgame search keeping the layouts of an earlier position
-    of the game and its memo (the same moves, no faster: 8,700 against 8,800 8x8x10
-    games/s), and valuing sets of two layouts without a frame (no faster).
-Earlier: D. Hill's "long-term risk" for 2-cell 50/50s (a candidate's
-mine probability lowered by the chance it is the mine of a pair that nothing can ever
-tell apart: the cells beyond the pair all mines or off the board, at most one of them
-still unknown): +0.4425 against the secondary rule's +0.445 on the same 40,000 expert
-boards (1015), with weight 0.9 or 0.5; such pairs are rare while they could still be
-avoided, so it was not kept.
-The ablation table (leaderboard notebook, `strength.ablation_table`) gives each
-technique's gain on each level.
-Issue 15, 2026-11-26 (paired, tuning seeds), nothing of which is kept: D. Hill's narrower
-progress (a number counts as progress only when it leaves more living certain cells
-than the candidate's safety alone makes certain, "linked" cells): 16x30x99 +0.055
-[-0.05, +0.16] (40,000 games, seed 1022) and +0.035 [-0.06, +0.13] (1023), 8x8x10 -0.033
-[-0.059, -0.007] (100,000, 1023), 16x16x40 -0.01 (60,000, 1023); with progress weight 0.2
--0.22 [-0.38, -0.05] on expert (1022); progress weight 0.001 (Hill's) +0.16 [-0.23,
-+0.55] (expert, 1022: too noisy to tell); an endgame budget of 2e7: -0.005 (expert) /
-+0.005 (8x8x10) points (1022); the endgame search over 1024 or 4096 layouts on 8x8x10:
-+0.025 [+0.005, +0.045] on seed 1024 (60,000 games) but +0.003 [-0.012, +0.018] on 1025
-(100,000), and -0.003 on 9x9x10 (200,000) and -0.008 on 16x16x40 (60,000, 1025). The
-zero start's first cell, every cell of an eighth of the board near the corner (seed 1030;
-`strength.opening_cells`): (2, 2) stays best on 8x8x10 (90.37%, (2, 3) 90.27%, 200,000
-games), on 9x9x10 (97.22%, (1, 2) 97.12%, 200,000) and, tied with (2, 3) and (3, 3), on
-16x16x40 (89.15%, 60,000).
-Speed, the same guesses (2026-11-26): the secondary rule stops valuing a candidate once
-its score cannot beat the best so far (`lookahead_score`'s bound), and the endgame
-search ends a frame at its first informative cell safe in every layout of the set (its
-value is the set's: what it shows comes free, so no play beats revealing it first).
-The first changes no move (the same records on 160,000 games of three levels and the
-golden playthrough); `minelab bench csp` 8x8x10 / 9x9x10 / 16x16x40 / 16x30x99 went from
-8,887 / 29,115 / 3,636 / 741 to about 10,100 / 34,600 / 4,300 / 980 games/s. The second
-gives the same cell and value on every one of 487 8x8x10 endgame positions the earlier
-search finished (a budget of 2e8: 0.11 s for them all against 3.3 s, and 4 of them never
-finished before), so only positions where the search used to run out of budget are played
-differently (4-5x fewer aborts); with both, 15,579 / 36,512 / 4,571 / 1,089 games/s.
-Paired against the version before (seed 1026, the same boards): 16x30x99 +0.005 [-0.009,
-+0.019] points (40,000 games, 70 played differently), 8x8x10 +0.0015 [-0.007, +0.010]
-(200,000), 9x9x10 +0.0005, 16x16x40 -0.002 (60,000): as strong, faster. Tried and left:
-passing each set the value its parent's cell needs of it (an expectimax cut-off; the
-bounds it leaves cannot be memoised as values: 7,100 and, with bounds in the memo,
-9,900 games/s on 8x8x10 against 10,100 without).
-Final evaluation of this version (seed 20261127, 10^6 games per level and rule, 1,377 s
-on 2 cores against 1,906 s for the version before): 8x8x10 81.82% [81.75, 81.90],
-9x9x10 91.75% [91.69, 91.80], 16x16x40 78.28% [78.19, 78.36], 16x30x99 40.72% [40.62,
-40.82]; zero start 90.41 / 97.13 / 89.07 / 53.96%: within noise of seed 20261126's
-numbers, as the paired comparison above says. 10^6 games could not tell these rates from
-PSEQ-D256's (10^8 games each), so the same version was evaluated again on seed 20261128
-with 10^7 games per rule on the three smaller levels (10^6 on 16x30x99; 4,816 s on 2
-cores, other work running beside it): 8x8x10 81.800% [81.776, 81.824], 9x9x10 91.715%
-[91.698, 91.732], 16x16x40 78.341% [78.316, 78.367], 16x30x99 40.648% [40.552, 40.745];
-zero start 90.390% [90.371, 90.408], 97.190% [97.180, 97.201], 89.160% [89.141, 89.180],
-53.939% [53.842, 54.037]. Above PSEQ-D256 on all eight (by +0.02 to +0.11 points on the
-smaller levels, each interval of the difference above 0; +0.60 and +0.49 on 16x30x99);
-below D. Hill's solver on 16x30x99 (-0.48 [-0.58, -0.38]) and minesolve's depth-4
-search (-0.15 [-0.29, -0.02]).
-Against the exact optimum (2026-11-26, `strength.optimum_regret`: each guess set against
-the exact value of every move in its position, seed 1998): on 4x4x4 every guess after the
-first click is optimal (2,000 games; 69.44% on 100,000 games against the corner's optimum
-69.52%); on 5x5x5 with an unprotected first click, the density of 16x30x99, the
-lookahead's guesses lose 1.12 [1.06, 1.18] points per game (5,000 games; the endgame
-search's none), 89% of it between cells exactly as safe as each other: a far corner where
-the optimum takes a cell diagonally inward, or on an edge two cells from the revealed
-area. The rules above do not close it (200,000 paired games, seed 5, against the default
-50.12%: frontier order -0.60 points, two-step -0.10, blend -0.03, pseq -0.02; the optimum
-is 51.33%); the endgame search over up to 4096 layouts takes 0.4 of the 1.0 point (50.73%
-against 50.31%, 200,000 games, seed 7). So on this board the order among equally safe
-cells, not their safety, is what a better guess rule would change; whether that carries
-over to the standard boards is untested.
-Issue 15, 2026-11-26, later (paired, tuning seed 1031, 100,000 expert games each, against the
-default's 40.761%): D. Hill's current settings, progress only as a tie-break (weight
-0.001), -0.06 [-0.31, +0.19] points; candidates within 0.15 instead of 0.1, -0.002
-[-0.04, +0.03] (310 games played differently). Neither kept. The endgame search over up
-to 1024 / 4096 layouts on 8x8x10 (600,000 paired games, seed 1032): +0.002 [-0.002,
-+0.005] / +0.003 [-0.001, +0.006] points with the first click safe, +0.006 / +0.007 (each
-interval above 0) with a zero start in the corner: real but far below the 0.02-0.03
-points the targets ask for. D. Hill's "isolated edge" step (a region whose cells touch no
-unknown cell outside it and whose mine count is fixed, solved exactly before any other
-guess) would never fire: no such region of 3 to 22 cells with more than one layout at any
-of 841 lookahead guesses in 300 expert games (seed 1033); larger regions were not
-examined (those seen spanned nearly all the remaining board, where the endgame search
-takes over once few layouts remain).
-Off-frontier guesses only at 95% of the best safety (`float_cut` 0.05, D. Hill's "off edge
-threshold", the constant of his solver, tried as it stands), against none (float_cut 1,
-the version before), paired: 16x30x99 +0.076 [+0.016, +0.136] points (100,000 games, seed
-1034: 508 games won by the new rule only, 432 by the old only) and +0.067 [+0.005, +0.129]
-(100,000, 1035); 8x8x10 +0.025 [+0.011, +0.040] (300,000, 1036); 9x9x10 +0.001 [-0.005,
-+0.008] (300,000, 1036); 16x16x40 -0.021 [-0.051, +0.009] (100,000, 1036) and +0.000
-[-0.018, +0.018] (300,000, 1037); zero start 8x8x10 at (2, 2) +0.005 [-0.001, +0.011]
-(200,000, 1036), 16x16x40 at (2, 2) +0.007 [-0.007, +0.021] (200,000, 1037), 16x30x99 at
-(3, 3) -0.007 [-0.084, +0.070] (60,000, 1036). Kept (the default since). A stricter cut
-did no better on expert: 0.02 +0.120 [+0.029, +0.212] (1034) and +0.068 [-0.026, +0.162]
-(1035), 0.01 +0.079 and 0 +0.081 (1035, intervals reaching 0). A likely reason (not
-measured): a cell far from everything scores a high next-guess safety and progress (its
-neighbours are unconstrained, a 0 opens an area), and the secondary score bought that
-with up to 0.1 of real risk.
-Unresolvable pairs with unknown cells beside them guessed at once (`wide_fifty_fifty`)
-against the isolated pairs only, paired: 16x30x99 +0.028 [+0.009, +0.047] points (100,000
-games, seed 1045: 63 games won by the new rule only, 35 by the old only) and +0.037
-[+0.018, +0.056] (100,000, 1046: 67 against 30); 16x16x40 +0.005 [+0.002, +0.007]
-(300,000, 1046: 16 against 2); 8x8x10 and 9x9x10 the same play on all 500,000 games each
-(1046: such a pair never waits there before the endgame search takes over). Before it,
-about one expert guess in 70 (142 of 9,658 in 3,000 games, seed 1044) was taken
-elsewhere, at a mean mine probability of 0.13, while such a pair waited. Kept (the
-default since).
-Final evaluation of the version before (seed 20261129, 10^7 games per rule on the three smaller
-levels, 10^6 on 16x30x99, 4,695 s on 2 cores with the test suite running beside it part
-of the time): 8x8x10 81.824% [81.800, 81.848], 9x9x10 91.714% [91.697, 91.732], 16x16x40
-78.319% [78.294, 78.345], 16x30x99 40.699% [40.603, 40.795]; zero start 90.390% [90.372,
-90.409], 97.184% [97.174, 97.194], 89.152% [89.133, 89.172], 53.937% [53.839, 54.034].
-Against seed 20261128's version: 8x8x10 +0.024 and 16x30x99 +0.05 points, as the paired
-games predict; 16x16x40 -0.022, within the two evaluations' sampling error (the paired
-games: +0.000 [-0.018, +0.018]).
-Final evaluation of the version before (unresolvable pairs guessed at once; seed 20261130, 10^7
-games per rule on the three smaller levels, 10^6 on 16x30x99, 4,088 s on 2 cores):
-8x8x10 81.810% [81.786, 81.834], 9x9x10 91.725% [91.708, 91.742], 16x16x40 78.376%
-[78.350, 78.401], 16x30x99 40.734% [40.637, 40.830]; zero start 90.393% [90.375, 90.412],
-97.182% [97.172, 97.192], 89.171% [89.152, 89.190], 54.023% [53.925, 54.121]. On 8x8x10
-and 9x9x10 the play is that of seed 20261129's version (no discordant game in 500,000
-paired ones each), so the differences there (-0.014 and +0.011 points) are sampling
-error between two sets of 10^7 games; on 16x30x99 +0.035 and +0.086 points, as the
-paired games predict.
-
-Issue 15, 2026-11-26, last (paired, tuning seeds): pseudo 50/50s guessed at once
-(`pseudo_fifty_fifty`, step 3b) against none: 16x30x99 +0.055 [+0.011, +0.099] points
-(40,000 games, seed 1048: 51 games won by the new rule only, 29 by the old only), +0.012
-[-0.017, +0.041] (100,000, 1049: 114 against 102), +0.0515 [+0.030, +0.073] (200,000,
-1050: 287 against 184). Kept (the default since); 13 of the 854 guesses made once a cell
-is revealed in the 300 expert games of the tests (seed 4321) are such guesses. D. Hill's long-term risk
-(`long_term_risk` 0.9, his weight), against the default of the time: 16x30x99 +0.08
-[-0.07, +0.23] (40,000, 1048) and +0.12 [+0.05, +0.19] (200,000, 1050); with pseudo
-50/50s, against none of the two: 16x30x99 +0.04 [-0.06, +0.14] (100,000, 1049), +0.15
-[+0.07, +0.22] (200,000, 1050), -0.03 [-0.10, +0.04] (200,000, 1051); 8x8x10 +0.010
-[-0.018, +0.038], 9x9x10 -0.006 [-0.023, +0.012] (300,000 each, 1051), 16x16x40 +0.042
-[+0.009, +0.075] (200,000, 1051), zero start on 16x30x99 with the first click in the corner
-+0.09 [-0.02, +0.20] (100,000, 1051); and against pseudo 50/50s alone, on the most games:
-16x30x99 +0.0015 [-0.047, +0.050] (400,000, 1052: 4,884 games won by one only against
-4,878). So the long-term risk adds nothing measurable beyond the pseudo 50/50s, 30% slower
-on expert (about 800 against 1,170 games/s in 2,000-game runs; 141 before its
-weights of cells touching no number came in closed form): an option, off by default.
-Final evaluation of this version (pseudo 50/50s guessed at once; seed 20261131, 10^7 games
-per rule on 8x8x10 and 9x9x10, 3 x 10^6 on 16x16x40, 10^6 on 16x30x99, 3,593 s on 2 cores
-with the test suite running beside it part of the time): 8x8x10 81.830% [81.806, 81.854],
-9x9x10 91.719% [91.702, 91.736], 16x16x40 78.362% [78.315, 78.408], 16x30x99 40.795%
-[40.699, 40.891]; zero start 90.379% [90.361, 90.398], 97.183% [97.173, 97.193], 89.166%
-[89.131, 89.201], 54.022% [53.924, 54.120]. On 16x30x99 with the first click safe +0.06
-points over seed 20261130's version, as the paired games (+0.01 to +0.05) allow, and with
-a zero start the same (-0.001); on the smaller levels within the sampling error of two
-evaluations.
-
-Issue 15, 2026-11-26, a later session: where the 9x9x10 gap is not. `best`'s first guess
-once the corner (0, 0) shows a number is the far corner of its row, (0, 8); against every
-other cell of the board's upper triangle (44 cells, 20,000 layouts each,
-`strength.rollout_values`, seed 1053) no cell does better by more than the rollouts' noise,
-the best of them the opposite corner (8, 8): +0.11 [-0.49, +0.71] points after a 1, +0.09
-[-0.50, +0.67] after a 2, +0.23 [-0.33, +0.78] after a 3; on 400,000 layouts after a 1
-(seed 1054), (8, 8) -0.02 [-0.16, +0.11] and (8, 0) -0.05 [-0.17, +0.07]. So an opening
-book would not give the 0.03-0.05 points 9x9x10 lacks.
-
-Issue 15, 2026-11-26, the last session: D. Hill's space counter, tried and not kept. A
-candidate is in a small area when fewer than 8 unrevealed cells that are not known mines
-are reached from it through neighbours, hopping over revealed cells to their own
-neighbours; in his solver such a cell waits while any candidate in a large area is left
-(our reading of why: a pocket walled off from the rest can be told apart only by the mine
-count, which the end of the game may settle). Built in `lookahead_guess` as an option (the
-secondary rule: a candidate in a large area before one in a small area, within each a
-living cell before a dead one), paired against the default: 16x30x99 +0.0085 [+0.0004,
-+0.0166] points (200,000 games, seed 1055: 43 games won by the new rule only, 26 by the
-old only), -0.0035 [-0.011, +0.004] (200,000, 1056: 27 against 34); thresholds 16 and 32
-+0.003 [-0.012, +0.018] and +0.0095 [-0.003, +0.022] (1056); 16x16x40 the same play on all
-300,000 games (1056). Pooled, 70 games against 60 on 400,000 expert boards: no measurable
-gain, so the code was taken out again.
-
-The kernel `best_decide(gs, s, x, cfg, rng)` runs the steps above in turn:
-`opening_or_certain` (1, shared with csp), `endgame_decision` (2), `forced_fifty_fifty`
-(3), `scan_fifty_fifties` (3b), `lookahead_guess` (4); s is csp's `SolverState`, x the `BestBuffers`, cfg the
-`BestSettings`. Only the endgame search allocates (its stack); its memo of set values
-(`SetMemo`, open addressing over two 64-bit hashes of a set, emptied by a generation
-count rather than cleared) and the decision memo (`memo_find` / `memo_store`) live in
-the buffers. The set memo replaced a numba typed Dict (the same moves, 3,000 8x8x10
-games in 0.33 s instead of 0.45 s; `minelab bench csp` 8x8x10 about 8,800 against
-7,900 games/s).
+The kernel `best_decide(gs, s, x, cfg, rng)` runs the steps in turn: `opening_or_certain`
+(1, shared with csp), `endgame_decision` (2), `forced_fifty_fifty` (3),
+`scan_fifty_fifties` (3b), `lookahead_guess` (4); s is csp's `SolverState`, x the
+`BestBuffers`, cfg the `BestSettings`. Only the endgame search allocates (its stack); its
+memo of set values (`SetMemo`, open addressing over two 64-bit hashes of a set, emptied
+by a generation count rather than cleared) and the decision memo (`memo_find` /
+`memo_store`) live in the buffers.
 """
 from __future__ import annotations
 
@@ -1163,7 +885,7 @@ def unresolvable_pair(gs, s):
     return -1
 
 
-# ------------------------------------------------------------------ long-term risk (issue 15)
+# ------------------------------------------------------------------ long-term risk
 # D. Hill's idea, written here from his description of it: a cell may be one of a pair (or
 # a 2x2 box) that would become a 50/50 nothing can resolve, once the cells around it (its
 # "enablers") turn out to be mines. In such a layout the cell's mine must be guessed at 1/2

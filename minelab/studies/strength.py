@@ -11,23 +11,12 @@ only one of the two won (`scipy.stats.binomtest`).
 Seeds are kept apart by purpose, and written down here:
 
 * TUNING_SEEDS (1000-1999): every comparison made while choosing `best`'s techniques and
-  parameters (the paired differences quoted in `minelab/agents/best.py`'s docstring);
-* ABLATION_SEED (2000): the ablation table of the leaderboard notebook;
-* EVALUATION_SEED (20261131): the final numbers per level and rule (10^7 games on the
-  three smaller levels, 10^6 on 16x30x99; for the version of 2026-11-26 with pseudo
-  50/50s, 3 x 10^6 on 16x16x40, for the session's time), played once `best` was frozen. No tuning
-  comparison ever used it or its chunks' seeds (they derive from it,
+  parameters, and the options table's alternatives;
+* ABLATION_SEED (2000): the ablation and options tables of the leaderboard notebook;
+* EVALUATION_SEED: the final numbers per level and rule, played once `best` was frozen.
+  No tuning comparison ever used it or its chunks' seeds (they derive from it,
   `minelab.sweep.derive_seed`). Each frozen version gets a seed of its own, never seen
-  before: PAST_EVALUATION_SEEDS judged the earlier ones (20261123: the
-  blend rule, 2026-11-23; 20261125: the secondary rule without dominance; 20261126:
-  with dominance, before the endgame search stopped at a cell safe in every layout,
-  which left it out of budget less often; 20261127: that version at 10^6 games per
-  level and rule, before the evaluation grew to 10^7 on the smaller levels, where 10^6
-  games could not tell it from PSEQ-D256's published rates; 20261128: the same version
-  at 10^7, before off-frontier guesses needed 95% of the best safety; 20261129: that
-  rule, before unresolvable pairs with unknown cells beside them were guessed at once;
-  20261130: that version, before pseudo 50/50s were guessed at once) and are not used
-  again.
+  before; PAST_EVALUATION_SEEDS judged earlier versions and are not used again.
 
 Variants differ by `best`'s parameters only, so a tuning run's cache stamp (the golden
 playthrough of `best`'s defaults) does not see a code change that alters a non-default
@@ -211,23 +200,54 @@ def ablation_table(techniques: dict = ABLATIONS, levels=LEVELS, games: int = 20_
     off = {f"without {name}": params for name, params in techniques.items()}
     plan = {level: (off, _games_for(level, games, expert_games)) for level in levels}
     t = paired_gains_levels(plan, seed, executor=executor)  # every level in one sweep
-    rows = [{"technique": r.variant.removeprefix("without "), "level": r.level, "games": r.games,
+    rows = [{"technique": r.variant.removeprefix("without "), "level": r.level, "seed": r.seed, "games": r.games,
              "with": r.base_win_rate, "without": r.variant_win_rate, "gain": -r.diff,
-             "gain_low": -r.diff_high, "gain_high": -r.diff_low, "mcnemar_p": r.mcnemar_p} for r in t.itertuples()]
+             "gain_low": -r.diff_high, "gain_high": -r.diff_low, "mcnemar_p": r.mcnemar_p, "kept": True,
+             "code": _stamp()} for r in t.itertuples()]
     table = pd.DataFrame(rows)
     return PaperResult("ablation_table", None, table, [])
 
 
+def _stamp() -> str:
+    """The code stamp of `best` (its golden playthrough's digest) the tables' rows carry."""
+    from ..report import code_stamp
+
+    return code_stamp(AGENT)
+
+
+# best's options that are off by default, each with the parameters that turn it on (the
+# options table plays each against the defaults, paired): what the tuning tried and left.
+OPTIONS = {
+    "the blend rule (margin 0.05, progress weight 0.1)": {"guess_rule": "blend", "margin": 0.05},
+    "the pseq rule (margin 0.01)": {"guess_rule": "pseq", "margin": 0.01},
+    "the two-step rule": {"guess_rule": "two-step"},
+    "24 candidates instead of 12": {"max_candidates": 24},
+    "candidates within 0.15 of the least mine probability instead of 0.1": {"margin": 0.15},
+    "progress weight 0.001 (D. Hill's) instead of 0.1": {"progress_weight": 0.001},
+    "no off-frontier cut (float_cut 1)": {"float_cut": 1.0},
+    "long-term risk of 50/50 patterns (D. Hill's weight 0.9)": {"long_term_risk": 0.9},
+    "endgame search over up to 1024 layouts": {"endgame_layouts": 1024, "endgame_budget": 8_000_000},
+    "endgame search over up to 4096 layouts": {"endgame_layouts": 4096, "endgame_budget": 32_000_000},
+}
+
+
+def options_table(options: dict = OPTIONS, levels=LEVELS, games: int = 20_000, expert_games: int = 5_000,
+                  seed: int = ABLATION_SEED, executor="processes") -> PaperResult:
+    """Each option's paired gain per level: best with the option turned on (the parameters
+    in `options`) minus best's defaults, on the same boards (the ablation table's seed and
+    boards: the defaults' games are the same)."""
+    plan = {level: (dict(options), _games_for(level, games, expert_games)) for level in levels}
+    t = paired_gains_levels(plan, seed, executor=executor)
+    rows = [{"option": r.variant, "level": r.level, "seed": r.seed, "games": r.games, "default": r.base_win_rate,
+             "with the option": r.variant_win_rate, "gain": r.diff, "gain_low": r.diff_low, "gain_high": r.diff_high,
+             "mcnemar_p": r.mcnemar_p, "kept": False, "code": _stamp()} for r in t.itertuples()]
+    return PaperResult("options_table", None, pd.DataFrame(rows), [])
+
+
 FIRST_CELL_CANDIDATES = ((0, 0), (1, 1), (2, 2), (3, 3))  # zero start: where the first click may go
-# The zero start's first cell per level: the cell of FIRST_CELL_CANDIDATES with the
-# highest win rate in `opening_cells` on tuning seed 1000 (40,000 paired games per level,
-# 10,000 on expert, measured 2026-11-23): (2, 2) on 8x8x10 (90.18% vs 88.52% in the
-# corner), 9x9x10 (97.11% vs 96.27%) and 16x16x40 (89.15% vs 85.61%); (3, 3) on 16x30x99
-# (53.60%; (2, 2) 53.26%, not significantly apart; the corner 47.99%). The leaderboard
-# notebook reruns the comparison at its profile's size. A wider scan (2026-11-26, seed 1030:
-# every cell (r, c) with r <= c <= 3 on 8x8x10, <= 4 on 9x9x10 and 16x16x40, 200,000 /
-# 200,000 / 60,000 paired games) kept (2, 2): 90.37% against (2, 3)'s 90.27%, 97.22%
-# against (1, 2)'s 97.12%, and 89.15% tied with (2, 3) 89.16% and (3, 3) 89.11%.
+# The zero start's first cell per level: the cell of FIRST_CELL_CANDIDATES (and of a wider
+# scan near the corner) with the highest paired win rate on tuning seeds; `opening_cells`
+# reruns the comparison at the leaderboard notebook's profile (figures/leaderboard/opening_cells*.csv).
 OPENING_FIRST_CELLS: dict[str, tuple[int, int]] = {"8x8x10": (2, 2), "9x9x10": (2, 2), "16x16x40": (2, 2),
                                                    "16x30x99": (3, 3)}
 FINAL_GAMES = SIZES["paper"]["final_games"]  # per rule on 8x8x10, 9x9x10 and 16x16x40

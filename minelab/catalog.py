@@ -1,0 +1,174 @@
+"""The README's two tables, generated: every registered agent, and every paper's notebooks.
+
+`agents_table()` reads the agent registry (minelab.agents); `papers_table()` reads
+data/published/items.csv (minelab.report.load_items). The README holds each table between
+marker comments, and
+
+    python -m minelab.catalog --write      # or: make docs
+
+rewrites those sections in place; `python -m minelab.catalog --check` exits 1 when they are
+out of date (tests/test_docs.py checks the same).
+
+    >>> from minelab.catalog import agents_table, papers_table
+    >>> agents_table().splitlines()[0]
+    '| agent | family | paper | module | what it does |'
+    >>> "`minelab reproduce --only bilir2023_rl`" in papers_table()
+    True
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from . import agents as _agents
+from .report import PAPERS, load_items
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+#: the paper each agent family comes from (the family: the module or folder under
+#: minelab/agents/ it lives in); None for minelab's own.
+FAMILY_PAPER: dict[str, str | None] = {
+    "simple": None,
+    "marginal": "antimatroid2012",
+    "blog": "antimatroid2012",
+    "bandit": "lordeiro2021",
+    "csp": "buffet2012",
+    "uct": "buffet2012",
+    "rl": "bilir2023",
+    "gardea": "gardea2015",
+    "gardea_csp": "gardea2015",
+    "best": None,
+    "optimal": None,
+}
+#: where one agent of a family comes from elsewhere than its family
+AGENT_PAPER: dict[str, str | None] = {
+    "random": "antimatroid2012",  # the blog's Random model
+}
+
+_ABBREVIATIONS = ("al", "e.g", "i.e", "cf", "Alg", "Fig", "Figs", "vs", "etc", "resp")
+# a sentence ends at a full stop followed by white space or the end of the paragraph
+_SENTENCE_END = re.compile(r"(?<=[.!?])(\s+|$)")
+
+
+def first_sentence(doc: str | None) -> str:
+    """The first sentence of a docstring, on one line ("et al." and the like do not end it).
+
+        >>> first_sentence("Gardea et al.'s CSP. Then more.")
+        "Gardea et al.'s CSP."
+    """
+    paragraph = re.split(r"\n\s*\n", (doc or "").strip())[0]
+    text = " ".join(paragraph.split())
+    for match in _SENTENCE_END.finditer(text):
+        head = text[: match.start()]
+        word = re.split(r"[\s(]", head)[-1].rstrip(".")
+        if word in _ABBREVIATIONS or word.endswith(" al"):
+            continue
+        return head
+    return text
+
+
+def family(cls: type) -> str:
+    """The family of an agent class: the module or folder under minelab/agents/ it lives in."""
+    parts = cls.__module__.split(".")
+    if parts[:2] != ["minelab", "agents"] or len(parts) < 3:
+        raise ValueError(f"{cls.__name__} lives outside minelab.agents ({cls.__module__})")
+    return parts[2]
+
+
+def paper_of(name: str, cls: type) -> str | None:
+    """The paper an agent comes from (a key of minelab.report.PAPERS), or None for minelab's own."""
+    if name in AGENT_PAPER:
+        return AGENT_PAPER[name]
+    fam = family(cls)
+    if fam not in FAMILY_PAPER:
+        raise ValueError(f"agent family {fam!r} ({name}) is not in minelab.catalog.FAMILY_PAPER: "
+                         f"say which paper it comes from (None for minelab's own)")
+    return FAMILY_PAPER[fam]
+
+
+def _module_link(module: str) -> str:
+    path = Path(*module.split("."))
+    source = f"{path}.py"
+    if (README.parent / path).is_dir():
+        source = f"{path}/__init__.py"
+    return f"[`{module}`]({source})"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def agents_table() -> str:
+    """Every registered agent, one row each (markdown): name, family, paper, module and the
+    first sentence of its class docstring."""
+    rows = ["| agent | family | paper | module | what it does |", "|---|---|---|---|---|"]
+    for name in _agents.list_agents():
+        cls = type(_agents.make_agent(name))
+        paper = paper_of(name, cls)
+        rows.append(f"| `{name}` | {family(cls)} | {f'`{paper}`' if paper else 'minelab'} | "
+                    f"{_module_link(cls.__module__)} | {_cell(first_sentence(cls.__doc__))} |")
+    return "\n".join(rows)
+
+
+def papers_table() -> str:
+    """One row per paper of data/published/items.csv (markdown): what it studies, its
+    notebooks, how many of its figures and tables a notebook regenerates, and the command."""
+    items = load_items()
+    rows = ["| paper | what it studies | notebook | figures and tables | command |", "|---|---|---|---|---|"]
+    for paper in [p for p in PAPERS if p in set(items["paper"])]:
+        mine = items[items["paper"] == paper]
+        notebooks = [nb for nb in dict.fromkeys(mine["notebook"]) if nb]
+        made = int((mine["notebook"] != "").sum())
+        count = f"{made}" if made == len(mine) else f"{made} of {len(mine)}"
+        topic = PAPERS[paper].split(": ", 1)[-1]
+        links = "<br>".join(f"[`{nb}`](notebooks/{nb})" for nb in notebooks) or "not yet"
+        commands = "<br>".join(f"`minelab reproduce --only {Path(nb).stem}`" for nb in notebooks)
+        rows.append(f"| `{paper}` | {_cell(topic)} | {links} | {count} | {commands} |")
+    return "\n".join(rows)
+
+
+TABLES = {"agents-table": agents_table, "papers-table": papers_table}
+
+
+def _section(name: str) -> re.Pattern:
+    return re.compile(rf"(<!-- {name}:start -->\n)(.*?)(<!-- {name}:end -->)", re.S)
+
+
+def rewrite(text: str) -> str:
+    """`text` (a README) with every generated section replaced by its table today."""
+    for name, make in TABLES.items():
+        pattern = _section(name)
+        if not pattern.search(text):
+            raise ValueError(f"no <!-- {name}:start --> ... <!-- {name}:end --> section")
+        table = make()
+        text = pattern.sub(lambda m: f"{m.group(1)}{table}\n{m.group(3)}", text, count=1)
+    return text
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m minelab.catalog", description=__doc__.split("\n\n")[0])
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--write", action="store_true", help="rewrite the README's generated sections")
+    group.add_argument("--check", action="store_true", help="exit 1 when the README's tables are out of date")
+    parser.add_argument("--readme", type=Path, default=README, help="the file to rewrite (default: README.md)")
+    args = parser.parse_args(argv)
+    if not (args.write or args.check):
+        print(agents_table(), papers_table(), sep="\n\n")
+        return 0
+    old = args.readme.read_text()
+    new = rewrite(old)
+    if args.check:
+        if new != old:
+            print(f"{args.readme}: the generated tables are out of date (python -m minelab.catalog --write)")
+            return 1
+        return 0
+    if new != old:
+        args.readme.write_text(new)
+        print(f"rewrote {args.readme}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
