@@ -38,7 +38,6 @@ FAMILY_PAPER: dict[str, str | None] = {
     "uct": "buffet2012",
     "rl": "bilir2023",
     "gardea": "gardea2015",
-    "gardea_csp": "gardea2015",
     "best": None,
     "optimal": None,
 }

@@ -86,9 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seconds", type=_positive_float, default=2.0, help="time per measurement (default 2)")
     b.add_argument("--json", action="store_true", help="print JSON rows (one per line)")
 
-    from . import optimal
+    from . import exact
 
-    optimal.add_arguments(sub.add_parser("optimal", help="the exact optimal win probability of a small level"))
+    exact.add_arguments(sub.add_parser("optimal", help="the exact optimal win probability of a small level"))
 
     r = sub.add_parser("reproduce", help="execute the notebooks with papermill and rebuild figures/REPORT.md")
     r.add_argument("--profile", choices=("smoke", "quick", "paper"), default="quick")
@@ -461,7 +461,7 @@ def cmd_bench(args) -> int:
 
 
 def cmd_optimal(args) -> int:
-    from .optimal import run
+    from .exact import run
 
     return run(args)
 

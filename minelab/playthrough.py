@@ -38,7 +38,7 @@ MOVE_WORDS = ("reveal", "flag", "unflag")
 # (level, game seed) of the interactive games; the agent's own seed is AGENT_SEED
 GAMES = (("4x4x4", 0), ("8x8x10", 1), ("9x9x10:opening", 2), ("6x6x6:none", 3))
 SMALL_GAMES = (("4x4x4", 0), ("4x4x3:none", 1), ("4x4x2:opening", 2))  # agents of small boards only
-# exact optimal play: boards the exact solver (minelab.optimal) handles in a moment
+# exact optimal play: boards the exact solver (minelab.exact) handles in a moment
 SMALL_BOARD_AGENTS = {"sa-greedy": SMALL_GAMES, "optimal": SMALL_GAMES, "gardea-krr": SMALL_GAMES,
                       "gardea-q": SMALL_GAMES}
 BATCH = ("8x8x10", 200, 0)  # level, games, run seed of the batch summary

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import minelab as ml
-from minelab.agents import gardea_csp as gc
+from minelab.agents.gardea import csp as gc
 from minelab.engine import run_streams
 from minelab.runner import play
 from minelab.stats import wilson

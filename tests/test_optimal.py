@@ -1,4 +1,4 @@
-"""The exact optimal solver (minelab.optimal): a public value, an independent unpruned
+"""The exact optimal solver (minelab.exact): a public value, an independent unpruned
 brute force on boards of at most 12 cells (first clicks, any position, the survey of
 every position), first-click rules, bad input, the command, the table, and the
 `optimal` agent (its win rate over every layout is the solver's value)."""
@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 import minelab as ml
-from minelab import optimal
+from minelab import exact
 from minelab.cells import COVERED
 from minelab.engine import run_streams
 from minelab.levels import Level
-from minelab.optimal import first_click_values, move_values, win_probability
+from minelab.exact import first_click_values, move_values, win_probability
 
 
 def test_four_by_four_with_four_mines_and_no_first_click_rule():
@@ -189,7 +189,7 @@ def brute_survey(level):
     """Every reachable position (up to symmetry, the empty board excluded) with its flags:
     (no least probable cell is optimal, the least probable cells differ in value)."""
     b = Brute(level)
-    n, perms = b.lv.cells, optimal.symmetry_permutations(b.lv.rows, b.lv.cols)
+    n, perms = b.lv.cells, exact.symmetry_permutations(b.lv.rows, b.lv.cols)
     todo = []
     for cell in range(n):
         todo += [(frozenset(g), rev) for (rev, _), g in b.groups(b.first_layouts(cell), frozenset(), cell).items()]
@@ -213,7 +213,7 @@ def brute_survey(level):
 
 @pytest.mark.parametrize("level", ["2x3x2", "2x4x3", "3x3x2", "2x4x2:none"])
 def test_survey_agrees_with_the_brute_force(level):
-    got = optimal.survey(level)
+    got = exact.survey(level)
     flags = brute_survey(level)
     row = got.summary.iloc[0]
     assert row["positions"] == len(flags)
@@ -228,7 +228,7 @@ def test_survey_agrees_with_the_brute_force(level):
 def test_survey_finds_equally_safe_cells_of_different_value():
     """Buffet et al. 2012 Fig. 2 (top) has equally safe cells winning 2/3 and 1/3: such
     positions exist on 2x4 boards already, and the example shows it."""
-    got = optimal.survey("2x4x3")
+    got = exact.survey("2x4x3")
     assert got.summary["least_differ"].iloc[0] > 0
     ex = got.examples[(got.examples["example"] == "least_differ") & got.examples["least_probable"]]
     assert ex["win_probability"].nunique() > 1
@@ -236,13 +236,13 @@ def test_survey_finds_equally_safe_cells_of_different_value():
 
 # --------------------------------------------------------------------------- the command
 def test_command_json(capsys):
-    assert optimal.main(["2x3x2:none", "--json", "--per-cell"]) == 0
+    assert exact.main(["2x3x2:none", "--json", "--per-cell"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"level", "first_click", "numerator", "denominator", "win_rate", "seconds", "cells"}
     assert (out["level"], out["first_click"], out["numerator"], out["denominator"]) == ("2x3x2:none", "best", 1, 3)
     assert {(c["row"], c["col"]) for c in out["cells"]} == {(r, c) for r in range(2) for c in range(3)}
     assert set(out["cells"][0]) == {"row", "col", "numerator", "denominator", "win_rate"}
-    assert optimal.main(["3x3x2", "--first-click", "1,1", "--json"]) == 0
+    assert exact.main(["3x3x2", "--first-click", "1,1", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"level", "first_click", "numerator", "denominator", "win_rate", "seconds"}
     assert Fraction(out["numerator"], out["denominator"]) == first_click_values("3x3x2")[(1, 1)]
@@ -253,7 +253,7 @@ def test_command_json(capsys):
     (["4x4"], "ROWSxCOLSxMINES"), (["4x4x4", "--first-click", "9,9"], "off the"), ([], "level is required"),
     (["4x4x4:sometimes"], "first_click must be one of")])
 def test_command_errors_exit_2_with_one_line(argv, needle, capsys):
-    assert optimal.main(argv) == 2
+    assert exact.main(argv) == 2
     err = capsys.readouterr().err
     assert needle in err and "Traceback" not in err
 
@@ -261,10 +261,10 @@ def test_command_errors_exit_2_with_one_line(argv, needle, capsys):
 # --------------------------------------------------------------------------- the table
 def test_table_round_trip_and_merge(tmp_path):
     path = tmp_path / "t.csv"
-    optimal.compute_table(["2x3x2", "1x3x1"], path)
-    optimal.compute_table(["2x2x1:none"], path)  # added beside the others
-    t = optimal.load_table(path)
-    assert list(t.columns) == list(optimal.TABLE_COLUMNS)
+    exact.compute_table(["2x3x2", "1x3x1"], path)
+    exact.compute_table(["2x2x1:none"], path)  # added beside the others
+    t = exact.load_table(path)
+    assert list(t.columns) == list(exact.TABLE_COLUMNS)
     assert sorted(set(t["level"])) == ["1x3x1", "2x2x1:none", "2x3x2"]
     for level, df in t.groupby("level"):
         values = first_click_values(level)
@@ -276,7 +276,7 @@ def test_table_round_trip_and_merge(tmp_path):
 
 
 def test_committed_table_agrees_with_the_solver():
-    t = optimal.load_table()
+    t = exact.load_table()
     for level in ("1x3x1", "2x5x3", "4x4x4", "1x10x5"):
         values = first_click_values(level)
         for row in t[t["level"] == level].itertuples():
@@ -361,22 +361,22 @@ def test_agent_refuses_boards_too_large_for_the_solver():
 # --------------------------------------------------------------------------- bounds
 @pytest.mark.parametrize("level", ["3x4x3", "2x6x4", "4x4x4"])
 def test_bounds_bracket_the_exact_value(level):
-    exact = first_click_values(level)
+    truth = first_click_values(level)
     for limit in (8, 40):
-        low = optimal.lower_bounds(level, "best", limit)
+        low = exact.lower_bounds(level, "best", limit)
         for depth in (0, 1):
-            high = optimal.upper_bounds(level, "best", limit, depth)
-            assert all(low[c] <= exact[c] <= high[c] for c in exact), (limit, depth)
-    assert optimal.lower_bounds(level, "best", 10**6) == exact == optimal.upper_bounds(level, "best", 10**6, 0)
-    assert optimal.lower_bounds(level, "best", 8) != exact  # the bounds do bound something
+            high = exact.upper_bounds(level, "best", limit, depth)
+            assert all(low[c] <= truth[c] <= high[c] for c in truth), (limit, depth)
+    assert exact.lower_bounds(level, "best", 10**6) == truth == exact.upper_bounds(level, "best", 10**6, 0)
+    assert exact.lower_bounds(level, "best", 8) != truth  # the bounds do bound something
 
 
 def test_bounds_file(tmp_path):
     path = tmp_path / "b.csv"
-    optimal.compute_bounds("2x6x4", "lower", 8, path=path)
-    t = optimal.compute_bounds("2x6x4", "upper", 8, 0, path=path)
-    assert list(t.columns) == list(optimal.BOUNDS_COLUMNS) and set(t["bound"]) == {"lower", "upper"}
-    exact = first_click_values("2x6x4")
+    exact.compute_bounds("2x6x4", "lower", 8, path=path)
+    t = exact.compute_bounds("2x6x4", "upper", 8, 0, path=path)
+    assert list(t.columns) == list(exact.BOUNDS_COLUMNS) and set(t["bound"]) == {"lower", "upper"}
+    truth = first_click_values("2x6x4")
     for row in t.itertuples():
         value = Fraction(row.numerator, row.denominator)
-        assert (value <= exact[(row.row, row.col)]) if row.bound == "lower" else (value >= exact[(row.row, row.col)])
+        assert (value <= truth[(row.row, row.col)]) if row.bound == "lower" else (value >= truth[(row.row, row.col)])

@@ -59,7 +59,7 @@ def test_candidates_are_every_possible_cell_for_uct_and_the_least_probable_for_o
 def test_search_beats_the_least_probable_cell_where_it_is_not_best():
     """2x5 with 3 mines after the corner opening: the exact solver says which cells are
     worth most; a search with enough simulations picks a cell of the best value."""
-    from minelab.optimal import move_values
+    from minelab.exact import move_values
 
     rng = np.random.default_rng(0)
     found = 0

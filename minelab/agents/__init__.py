@@ -1,6 +1,6 @@
 """Agents: one module per family; `make_agent(name, **params)` and `list_agents()`."""
 from .base import Agent, CellValues, behaviour_digests, list_agents, make_agent, register
-from . import simple, marginal, blog, bandit, csp, best, gardea_csp, rl, optimal  # noqa: F401  (registers the agents)
+from . import simple, marginal, blog, bandit, csp, best, rl, optimal  # noqa: F401  (registers the agents)
 from . import uct, gardea  # noqa: F401
 from .saved import load_agent
 

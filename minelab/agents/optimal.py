@@ -1,4 +1,4 @@
-"""`optimal`: exact optimal play on small boards (`minelab.optimal`).
+"""`optimal`: exact optimal play on small boards (`minelab.exact`).
 
 At each decision the agent knows the exact belief (every layout of the level consistent
 with the view, equally likely) and plays:
@@ -8,12 +8,12 @@ with the view, equally likely) and plays:
    safe cell never lowers the win probability);
 3. otherwise the covered cell of greatest exact win probability under optimal play
    afterwards, the lowest index (row-major) among ties.
-So its win rate over all layouts is exactly `minelab.optimal.win_probability(level,
+So its win rate over all layouts is exactly `minelab.exact.win_probability(level,
 first_click)`: no agent can do better on average from the same opening.
 
 It reads only the view (gs.shown), never the hidden mines, uses no randomness, and
 caches its decisions by view (one solver memo per board, shared with
-`minelab.optimal`). Boards past the solver's limits (64 cells, `MAX_LAYOUTS` layouts;
+`minelab.exact`). Boards past the solver's limits (64 cells, `MAX_LAYOUTS` layouts;
 5x5 boards with many mines take minutes for the first game) raise a ValueError naming
 the level when the first game starts. Batch play runs the same decision function as
 interactive play (a Python loop over the engine's kernels: exact play is bounded by the
@@ -45,11 +45,11 @@ from .why import LazyWhy, at, layouts, num
 
 
 def _exact():
-    """minelab.optimal, imported on first use: importing minelab stays light, and
-    `python -m minelab.optimal` does not find the module already imported."""
-    from .. import optimal
+    """minelab.exact, imported on first use: importing minelab stays light, and
+    `python -m minelab.exact` does not find the module already imported."""
+    from .. import exact
 
-    return optimal
+    return exact
 
 
 @register

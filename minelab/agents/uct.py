@@ -4,7 +4,7 @@ Buffet, Lee, Lin & Teytaud (2012), "Optimistic Heuristics for MineSweeper", Alg.
 Both agents play as `csp` between guesses (open in the top-left corner, reveal every
 certainly safe cell, flag every certain mine) and search only when a guess is needed:
 revealing a certainly safe cell never lowers the chance to win, so a tree over those
-moves would only repeat the same value (the exact solver in `minelab.optimal` uses the
+moves would only repeat the same value (the exact solver in `minelab.exact` uses the
 same shortcut). A decision runs `simulations` simulations from the current view, each:
 
 1. draws a hidden layout **uniformly among those consistent with the view**

@@ -621,7 +621,7 @@ def bssuct_first_click(games=SIZES["quick"]["tree_games"], seed: int = 0, execut
     that opening, the published BSSUCT and whether the run reproduces it; per level the paired
     difference centre - corner. Measured rows: the centre opening, quantity
     `variant_quantity`-like: "BSSUCT win rate, <level> [variant: first click in the centre]"."""
-    from .. import optimal, report
+    from .. import exact as solver, report
 
     sizes = {lv: games.get(lv) if isinstance(games, dict) else games for lv in levels}
     for lv, n in sizes.items():
@@ -629,7 +629,7 @@ def bssuct_first_click(games=SIZES["quick"]["tree_games"], seed: int = 0, execut
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     levels = [lv for _, lv in _formats(levels)]
-    exact = _exact_values(optimal.load_table())
+    exact = _exact_values(solver.load_table())
     pub = report.load_published(PAPER, claims=False)
     pub = {r["quantity"]: r for r in pub[pub["item"] == ITEM].to_dict("records")}
     won = {}
@@ -733,12 +733,12 @@ def fig2_quantity(first_click: str) -> str:
 
 
 def _fig2_exact(first_clicks) -> list:
-    """The exact optimal win probability (minelab.optimal) of each first click of Fig 2."""
-    from .. import optimal
+    """The exact optimal win probability (minelab.exact) of each first click of Fig 2."""
+    from .. import exact
 
     lv = Level.parse(FIG2_LEVEL)
     cells = {"centre": (lv.rows // 2, lv.cols // 2), "corner": (0, 0)}
-    return [optimal.first_click_values(FIG2_LEVEL, cells[f])[cells[f]] for f in first_clicks]
+    return [exact.first_click_values(FIG2_LEVEL, cells[f])[cells[f]] for f in first_clicks]
 
 
 def fig02_gnomine_first_move(games: int = SIZES["quick"]["fig2_games"], seed: int = 0,
@@ -956,7 +956,7 @@ def fig02_text(result: PaperResult) -> str:
                      f"({100 * r['ci_low']:.2f}-{100 * r['ci_high']:.2f}) | {exact} | {pub} |")
     text = "\n".join(lines)
     if "exact" in t.columns:
-        text += ("\n\nThe exact optimum (`minelab.optimal`: every layout the rule allows, optimal play after the "
+        text += ("\n\nThe exact optimum (`minelab.exact`: every layout the rule allows, optimal play after the "
                  "first click) answers the caption's claim without sampling: "
                  + ", ".join(f"the {f} {t.loc[f, 'exact']}" for f in t.index) + ".")
     head = []
@@ -978,8 +978,8 @@ def fig02_text(result: PaperResult) -> str:
 
 # ---------------------------------------------------------------------- exact optimal play
 # Beyond the paper: on its small formats minelab computes the exact optimal win
-# probability (minelab.optimal, committed in data/exact/optimal_first_click.csv by
-# `python -m minelab.optimal --table`), which answers what the paper leaves open and
+# probability (minelab.exact, committed in data/exact/optimal_first_click.csv by
+# `python -m minelab.exact --table`), which answers what the paper leaves open and
 # puts every column of Table 1 against the optimum.
 SMALL = ("1x3x1", "2x5x3", "4x4x4", "1x10x5", "3x7x10", "5x5x10", "5x5x15")
 GAP_AGENTS = ("best", "hcsp", "csp", "uct", "oh")  # minelab's agents in the gap table, all opening in the corner
@@ -1021,11 +1021,11 @@ def table_exact_first_click(exact=None) -> PaperResult:
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
-    from .. import optimal
+    from .. import exact as solver
 
-    exact = optimal.load_table() if exact is None else exact
+    exact = solver.load_table() if exact is None else exact
     values = _exact_values(exact)
-    summary = optimal.corner_vs_best(exact)
+    summary = solver.corner_vs_best(exact)
     summary = summary.assign(corner_rate=summary["corner"].map(_float), best_rate=summary["best"].map(_float),
                              corner=summary["corner"].map(_text), best=summary["best"].map(_text))
     levels = [lv for lv in values]
@@ -1062,10 +1062,10 @@ def fig02_top_equally_safe_cells(levels=SURVEY_LEVELS["quick"]) -> PaperResult:
     covered cell with its exact mine probability p and win probability W."""
     import matplotlib.pyplot as plt
 
-    from .. import optimal
+    from .. import exact
     from ..render import draw_board
 
-    found = optimal.surveys(list(levels))
+    found = exact.surveys(list(levels))
     kinds = [k for k in ("least_differ", "no_optimal_least") if any(kk == k for _, kk in found.views)]
     fig, axes = plt.subplots(1, max(1, len(kinds)), figsize=(4.2 * max(1, len(kinds)), 3.4), squeeze=False)
     for ax, kind in zip(axes[0], kinds):
@@ -1099,11 +1099,11 @@ def optimum_gaps(table1: PaperResult, exact=None, best_games: int = SIZES["quick
     measured columns are reused); `best` is played here on the same formats."""
     from scipy.stats import binomtest
 
-    from .. import optimal
+    from .. import exact as solver
 
     best_games = check_games("best_games", best_games)
-    exact = optimal.load_table() if exact is None else exact
-    opt = optimal.corner_vs_best(exact).set_index("level")
+    exact = solver.load_table() if exact is None else exact
+    opt = solver.corner_vs_best(exact).set_index("level")
     t1 = table1.table
     levels = [lv for lv in SMALL if lv in set(t1["level"])]
     best = win_rates(run_sweep([t for lv in levels for t in play_tasks(["best"], lv, best_games, seed)],
@@ -1152,11 +1152,11 @@ def optimum_gaps(table1: PaperResult, exact=None, best_games: int = SIZES["quick
 def _corner_bounds(level: str) -> tuple[float, float]:
     """Proven (lower, upper) bounds of the corner's optimal value where the exact search
     is out of reach (data/exact/optimal_bounds.csv); NaN when none is recorded."""
-    from .. import optimal
+    from .. import exact
 
-    if not optimal.BOUNDS_FILE.exists():
+    if not exact.BOUNDS_FILE.exists():
         return np.nan, np.nan
-    b = pd.read_csv(optimal.BOUNDS_FILE)
+    b = pd.read_csv(exact.BOUNDS_FILE)
     b = b[(b["level"] == level) & (b["row"] == 0) & (b["col"] == 0)].set_index("bound")["win_rate"]
     return float(b.get("lower", np.nan)), float(b.get("upper", np.nan))
 

@@ -25,7 +25,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from ..agents import make_agent
-from ..agents.gardea_csp import DEFAULT_MAX_NODES
+from ..agents.gardea.csp import DEFAULT_MAX_NODES
 from ..engine import Game, run_streams
 from ..sweep import grid, run_sweep
 from ..levels import Level

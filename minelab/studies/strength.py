@@ -435,10 +435,10 @@ def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
 def optimum_regret(level: str = "5x5x5:none", games: int = 2_000, seed: int = TUNING_SEEDS[-2],
                    params: dict | None = None) -> PaperResult:
     """Where `best` (with `params`) falls short of optimal play, on a board small enough
-    for the exact solver (`minelab.optimal`: at most 64 cells and 5,000,000 layouts).
+    for the exact solver (`minelab.exact`: at most 64 cells and 5,000,000 layouts).
 
     Each guess of `games` games (dealt from `seed`) is set against the exact value of
-    every move in its position (`optimal.move_values`): its regret is the best move's
+    every move in its position (`exact.move_values`): its regret is the best move's
     exact win probability minus the chosen one's. By the performance-difference identity
     the regrets along a game add up, in expectation, to the whole gap: the optimum of the
     first click made, minus the win rate. Certain moves have no regret (revealing a cell
@@ -450,13 +450,13 @@ def optimum_regret(level: str = "5x5x5:none", games: int = 2_000, seed: int = TU
     the win rate (Wilson), the optimum of the first click made, and `check`: the mean
     over games of (won + regrets), which estimates that optimum (t-interval).
     """
-    from .. import optimal
+    from .. import exact
 
     lv = Level.parse(level)
     games = check_games("games", games)
     seed = check_seed(seed)
     params = dict(params or {})
-    values = optimal.first_click_values(lv, "best")  # every first cell; a board too big is refused here
+    values = exact.first_click_values(lv, "best")  # every first cell; a board too big is refused here
     first = tuple(int(v) for v in params.get("first_click", (0, 0)))
     first_value, top = float(values[first]), float(max(values.values()))
     keys = GUESS_STEPS
@@ -468,12 +468,12 @@ def optimum_regret(level: str = "5x5x5:none", games: int = 2_000, seed: int = TU
         won[g] = game_won
         for view, cell, step_, _ in guesses:
             view, cell, k = view.reshape(lv.rows, lv.cols), divmod(cell, lv.cols), keys.index(step_)
-            vals = optimal.move_values(lv, view)
+            vals = exact.move_values(lv, view)
             best_value = max(vals.values())
             r = float(best_value - vals[cell])
             counts[k] += 1
             if r > 0:
-                probs = optimal.mine_probabilities(lv, view)
+                probs = exact.mine_probabilities(lv, view)
                 p_opt = min(probs[c] for c, v in vals.items() if v == best_value)
                 regret[g, k] += r
                 wrong[k] += 1

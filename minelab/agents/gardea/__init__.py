@@ -5,3 +5,4 @@
 from .trained import TrainedAgent  # noqa: F401
 from . import qlearning  # noqa: F401  (registers gardea-q)
 from . import classifiers, regression  # noqa: F401  (registers gardea-logreg, gardea-svm, gardea-krr)
+from . import csp  # noqa: F401  (registers gardea-csp)

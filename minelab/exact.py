@@ -35,7 +35,7 @@ click is part of the play; under `safe` / `opening` the mines avoid the first ce
 its neighbours) and the first click is chosen by `first_click`: "best" (every cell up to
 the board's symmetries), "corner" (0, 0) or a cell (r, c).
 
-    >>> from minelab.optimal import win_probability, move_values
+    >>> from minelab.exact import win_probability, move_values
     >>> win_probability("2x3x2:none")
     Fraction(1, 3)
     >>> move_values("1x3x1", [[1, -1, -1]])        # the mine is next to the 1
@@ -54,7 +54,7 @@ data/exact/optimal_first_click.csv) and `corner_vs_best`, `survey` / `surveys` (
 reachable position of a small format: is an optimal move always among the least
 probable cells?), `lower_bounds` / `upper_bounds` / `compute_bounds` (proven bounds
 where the exact search is out of reach, data/exact/optimal_bounds.csv), `main`
-(`python -m minelab.optimal`, `minelab optimal`), `clear_cache`.
+(`python -m minelab.exact`, `minelab optimal`), `clear_cache`.
 
 Measured (one core, every first-cell class, one memo per level): 4x4x4 0.02 s, 3x7x10
 50 s, 5x5x5:none 49 s, 5x5x15 3 min 42 s (2.6 GB). 5x5x10 (C(24, 10) = 1,961,256
@@ -1327,7 +1327,7 @@ def load_table(path=TABLE_FILE):
 
     path = Path(path)
     if not path.exists():
-        raise FileNotFoundError(f"no table at {path}: write it with `python -m minelab.optimal --table`")
+        raise FileNotFoundError(f"no table at {path}: write it with `python -m minelab.exact --table`")
     return pd.read_csv(path, dtype={"level": str, "rule": str, "cells": str, "numerator": "int64",
                                     "denominator": "int64"})
 
@@ -1401,7 +1401,7 @@ def run(args) -> int:
 
 
 def main(argv=None) -> int:
-    """`python -m minelab.optimal LEVEL [--first-click best|corner|R,C] [--per-cell] [--json]`,
+    """`python -m minelab.exact LEVEL [--first-click best|corner|R,C] [--per-cell] [--json]`,
     or `--table [LEVEL]` to (re)write the committed table."""
     try:
         args = build_parser().parse_args(argv)
@@ -1411,6 +1411,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    from minelab.optimal import main as _main  # the package's module: its kernels' compiled cache
+    from minelab.exact import main as _main  # the package's module: its kernels' compiled cache
 
     sys.exit(_main())

@@ -76,8 +76,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..cells import COVERED, FLAG, FLAGGED, REVEAL
-from ..engine import (
+from ...cells import COVERED, FLAG, FLAGGED, REVEAL
+from ...engine import (
     SP_COLS,
     SP_MINES,
     SP_ROWS,
@@ -91,8 +91,8 @@ from ..engine import (
     record_game,
     uniform_below,
 )
-from .base import Agent, cell_to_move, register
-from .why import at, count, num
+from ..base import Agent, cell_to_move, register
+from ..why import at, count, num
 
 DEFAULT_MAX_NODES = 200_000
 MAX_NODES_LIMIT = 1_000_000_000
