@@ -1,5 +1,7 @@
 """The blog's learning and inference models (antimatroid 2012, "Minesweeper Agent"):
-`conditional` (Naive Bayes), `graphical` (3x3 sub-grid MDP) and `semi-deterministic`.
+`conditional` (Naive Bayes), `graphical` (3x3 sub-grid MDP) and `semi-deterministic`,
+one module each (conditional.py, graphical.py, semi.py; common.py their shared
+constants and checks). This package exports every name of the three.
 
 Like the Marginal model (minelab.agents.marginal), the learners start with no prior
 experience ("each model would have knowledge of game's mechanics and no prior
