@@ -130,15 +130,32 @@ def run_curves(methods, games: int, every: int, eval_games: int, seed: int = 0, 
     # grow side by side on a two-worker run
     specs = sorted(_check_methods(methods), key=lambda m: (m[0] != "MCTS", m[0] == "MCTS, leaky (cheat)"))
     _check_sizes(games=games, every=every, eval_games=eval_games, replicates=replicates)
-    eval_seed = derive_seed(seed, {"paper": PAPER, "evaluation": True})
     tasks = {}
     for label, agent, params in specs:
         n = int((games_for or {}).get(label, games))
         for r in range(replicates):
-            tasks[(label, r)] = eval_spec(agent, params, LEVEL, n, every, eval_games,
-                                          seed=derive_seed(seed, {"paper": PAPER, "replicate": r}), eval_seed=eval_seed)
+            tasks[(label, r)] = _eval_task(agent, params, n, every, eval_games, seed, r)
     unique = list({task_key(t): t for t in tasks.values()}.values())  # a label listed twice runs once
     return _curve_rows(run_sweep(unique, executor=executor, progress=len(tasks) > 1), tasks)
+
+
+def _eval_task(agent: str, params: dict, games: int, every: int, eval_games: int, seed: int,
+               replicate: int = 0) -> dict:
+    """A train_eval task of this paper: the training boards of `replicate` and the
+    evaluation boards every method meets, both derived from `seed` (paired runs)."""
+    return eval_spec(agent, params, LEVEL, games, every, eval_games,
+                     seed=derive_seed(seed, {"paper": PAPER, "replicate": replicate}),
+                     eval_seed=derive_seed(seed, {"paper": PAPER, "evaluation": True}))
+
+
+def _curve(table: pd.DataFrame, label: str, games: int) -> pd.DataFrame:
+    """One method's evaluation points of a summarized table, up to `games`, in order."""
+    return table[(table["method"] == label) & (table["games_end"] <= games)].sort_values("games_end")
+
+
+def _method_of(label: str) -> str:
+    """The method a label stands for: "SARSA, program's update" -> "SARSA"."""
+    return label.split(",")[0]
 
 
 def _curve_rows(df: pd.DataFrame, tasks: dict) -> pd.DataFrame:
@@ -292,7 +309,7 @@ def threshold_rows(table: pd.DataFrame, games: int) -> list[dict]:
     never lies wholly above it has that point as its upper end. Either is in the note."""
     out = []
     for label in LEARNERS:
-        part = table[(table["method"] == label) & (table["games_end"] <= games)].sort_values("games_end")
+        part = _curve(table, label, games)
         if part.empty:
             continue
         value, low, high, beyond = _crossing(part, THRESHOLD)
@@ -322,11 +339,10 @@ def marginal_rows(table: pd.DataFrame, games: int, swap: str | None = None) -> l
     for its method (named in the quantity)."""
     labels = list(LEARNERS)
     if swap is not None:
-        base = swap.split(",")[0]
-        labels = [swap if m == base else m for m in labels]
+        labels = [swap if m == _method_of(swap) else m for m in labels]
     found = []
     for label in labels:
-        part = table[(table["method"] == label) & (table["games_end"] <= games)].sort_values("games_end")
+        part = _curve(table, label, games)
         if len(part) < 2 or int(part["games_end"].iloc[-1]) != games:
             return []  # every method's whole run is needed
         first, last = float(part["win_rate"].iloc[0]), float(part["win_rate"].iloc[-1])
@@ -351,7 +367,7 @@ def variant_rows(table: pd.DataFrame, games: int, rnd) -> list[dict]:
     out = []
     for label, _, _ in VARIANTS:
         r = _point(table, label, games)
-        if r is None or label.split(",")[0] not in LEARNERS:
+        if r is None or _method_of(label) not in LEARNERS:
             continue
         out += _ratios(table, games, rnd, swap=(label, r))
         out += marginal_rows(table, games, swap=label)
@@ -365,7 +381,7 @@ def _ratios(table, games, rnd, swap=None) -> list[dict]:
     the quantity."""
     ends = [(m, _point(table, m, games)) for m in LEARNERS]
     if swap is not None:
-        ends = [swap if m == swap[0].split(",")[0] else (m, r) for m, r in ends]
+        ends = [swap if m == _method_of(swap[0]) else (m, r) for m, r in ends]
     ends = [(m, r) for m, r in ends if r is not None]
     if rnd is None or not ends or rnd["value"] == 0:
         return []
@@ -390,7 +406,7 @@ def _fig01_figure(table, ref, pub, games):
     fig, ax = plt.subplots(figsize=(9, 5.5))
     colours = {label: f"C{i}" for i, (label, _, _) in enumerate(METHODS)}
     for label, part in table.groupby("method", sort=False):
-        base = label.split(",")[0]  # a variant is drawn dashed, in its method's colour
+        base = _method_of(label)  # a variant is drawn dashed, in its method's colour
         style = "-" if label == base else "--"
         x = part["games_end"] / 1e6
         ax.plot(x, 100 * part["win_rate"], style, lw=1.4, color=colours.get(base, "0.5"), label=f"{label} (minelab)")
@@ -429,20 +445,8 @@ def figA1_mcts_simulations(games: int = SIZES["quick"]["a1_games"], every: int =
     if leaky:
         specs += [("MCTS, 1 simulation, leaky (cheat)", {"simulations": 1, "leaky": True}),
                   ("MCTS, 10 simulations, leaky (cheat)", {"simulations": 10, "leaky": True})]
-    eval_seed = derive_seed(seed, {"paper": PAPER, "evaluation": True})
-    train_seed = derive_seed(seed, {"paper": PAPER, "replicate": 0})
-    tasks = {label: eval_spec("mcts", p, LEVEL, games, every, eval_games, seed=train_seed, eval_seed=eval_seed)
-             for label, p in specs}
-    df = run_sweep(list(tasks.values()), executor=executor, progress=True)
-    parts = []
-    for label, task in tasks.items():
-        part = task_rows(df, task)
-        ev = part[part["part"] == "eval"][["games_end", "boards", "wins"]].astype(np.int64).assign(method=label,
-                                                                                                  replicate=0)
-        parts.append(ev)
-    curves = pd.concat(parts, ignore_index=True)
-    curves["win_rate"] = curves["wins"] / curves["boards"]
-    table = summarize(curves)
+    tasks = {(label, 0): _eval_task("mcts", p, games, every, eval_games, seed) for label, p in specs}
+    table = summarize(_curve_rows(run_sweep(list(tasks.values()), executor=executor, progress=True), tasks))
     measured = _a1_measured(table, games, "MCTS")
     return PaperResult("figA1_mcts_simulations", _curve_figure(table, "Fig A1: MCTS by simulations per state "
                                                                "(5x5, 5 mines; 95% Wilson intervals)"), table, measured)
@@ -484,16 +488,13 @@ def mcts_readings(fig1: PaperResult, mcts_games: int = SIZES["quick"]["mcts_game
         raise ValueError("fig1 must be the PaperResult of fig01_win_rate_curves (same seed)")
     _check_sizes(games=mcts_games, every=every, eval_games=eval_games, replicates=replicates)
     _check_sizes(games=a1_games, every=a1_every, eval_games=eval_games)
-    eval_seed = derive_seed(seed, {"paper": PAPER, "evaluation": True})
     long, short = {}, {}
     for label, agent, params in MCTS_READINGS:
         for r in range(replicates):
-            long[(label, r)] = eval_spec(agent, params, LEVEL, mcts_games, every, eval_games,
-                                         seed=derive_seed(seed, {"paper": PAPER, "replicate": r}), eval_seed=eval_seed)
+            long[(label, r)] = _eval_task(agent, params, mcts_games, every, eval_games, seed, r)
         for sims in (1, 10):
-            short[(f"{label}, {sims} simulation{'s' if sims > 1 else ''}", 0)] = eval_spec(
-                agent, {**params, "simulations": sims}, LEVEL, a1_games, a1_every, eval_games,
-                seed=derive_seed(seed, {"paper": PAPER, "replicate": 0}), eval_seed=eval_seed)
+            short[(f"{label}, {sims} simulation{'s' if sims > 1 else ''}", 0)] = _eval_task(
+                agent, {**params, "simulations": sims}, a1_games, a1_every, eval_games, seed)
     df = run_sweep(list(long.values()) + list(short.values()), executor=executor, progress=True)  # long ones first
     table = summarize(pd.concat([_curve_rows(df, long), _curve_rows(df, short)], ignore_index=True))
     end = int(fig1.table["games_end"].max())
@@ -617,10 +618,7 @@ def figA2_terminal_states(games: int = SIZES["quick"]["games"], every: int = SIZ
     acted from; the moves are Fig A2's own, the same seeds). Measured rows are Fig A2's
     quantities with " [variant: unique states counted over next and terminal states]"."""
     _check_sizes(games=games, every=every, eval_games=eval_games)
-    eval_seed = derive_seed(seed, {"paper": PAPER, "evaluation": True})
-    tasks = {("Q-learning", 0): eval_spec("q-learning", {"store_terminal": True}, LEVEL, games, every, eval_games,
-                                          seed=derive_seed(seed, {"paper": PAPER, "replicate": 0}),
-                                          eval_seed=eval_seed)}
+    tasks = {("Q-learning", 0): _eval_task("q-learning", {"store_terminal": True}, games, every, eval_games, seed)}
     curves = _curve_rows(run_sweep(list(tasks.values()), executor=executor, progress=False), tasks)
     table, measured = _a2_measured(curves, games, every, A2_VARIANT)
     return PaperResult("figA2_terminal_states", None, table, measured)

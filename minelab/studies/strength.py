@@ -200,10 +200,11 @@ def ablation_table(techniques: dict = ABLATIONS, levels=LEVELS, games: int = 20_
     off = {f"without {name}": params for name, params in techniques.items()}
     plan = {level: (off, _games_for(level, games, expert_games)) for level in levels}
     t = paired_gains_levels(plan, seed, executor=executor)  # every level in one sweep
+    code = _stamp()
     rows = [{"technique": r.variant.removeprefix("without "), "level": r.level, "seed": r.seed, "games": r.games,
              "with": r.base_win_rate, "without": r.variant_win_rate, "gain": -r.diff,
              "gain_low": -r.diff_high, "gain_high": -r.diff_low, "mcnemar_p": r.mcnemar_p, "kept": True,
-             "code": _stamp()} for r in t.itertuples()]
+             "code": code} for r in t.itertuples()]
     table = pd.DataFrame(rows)
     return PaperResult("ablation_table", None, table, [])
 
@@ -238,9 +239,10 @@ def options_table(options: dict = OPTIONS, levels=LEVELS, games: int = 20_000, e
     boards: the defaults' games are the same)."""
     plan = {level: (dict(options), _games_for(level, games, expert_games)) for level in levels}
     t = paired_gains_levels(plan, seed, executor=executor)
+    code = _stamp()
     rows = [{"option": r.variant, "level": r.level, "seed": r.seed, "games": r.games, "default": r.base_win_rate,
              "with the option": r.variant_win_rate, "gain": r.diff, "gain_low": r.diff_low, "gain_high": r.diff_high,
-             "mcnemar_p": r.mcnemar_p, "kept": False, "code": _stamp()} for r in t.itertuples()]
+             "mcnemar_p": r.mcnemar_p, "kept": False, "code": code} for r in t.itertuples()]
     return PaperResult("options_table", None, pd.DataFrame(rows), [])
 
 

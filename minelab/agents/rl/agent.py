@@ -20,7 +20,7 @@ import numpy as np
 from ...cells import REVEAL
 from ...engine import SP_COLS, SP_ROWS, Move
 from ..base import Agent
-from .common import exploration
+from .common import check_flag, exploration
 
 P_ROW, P_ACTION = 0, 1  # pending decision of a game in progress: its state's row, the action chosen
 
@@ -38,9 +38,7 @@ class RLAgent(Agent):
                  epsilon_decay: float = 1e-5, epsilon: float | None = None, learning: bool = True):
         super().__init__(seed)
         self.explore = exploration(random_games, epsilon_min, epsilon_decay, epsilon)
-        if not isinstance(learning, (bool, np.bool_)):
-            raise ValueError(f"learning must be True or False, got {learning!r}")
-        self.learning = bool(learning)
+        self.learning = check_flag("learning", learning)
         self.games = np.zeros(1, np.int64)  # training games played (the exploration schedule's i)
         self._shape = None  # (rows, cols) of the boards it plays
         self._work = {}  # batch scratch

@@ -48,7 +48,7 @@ from ...engine import (N_RECORD, SP_MINES, ST_DEALT, ST_STATUS, GameState, begin
 from ...probability import DEFAULT_MAX_WORK, OK, new_workspace, sample_layout, solve_kernel
 from ..base import register
 from .agent import RLAgent
-from .common import argmax_covered, check_count, check_rate, game_reward
+from .common import argmax_covered, check_choice, check_count, check_flag, check_rate, game_reward
 from .table import SM_ROWS, StateTable, find_row, insert_row, key_words, pack_view, table_room
 from .why import covered_values
 from ..why import at, count, num
@@ -225,14 +225,9 @@ class MctsAgent(RLAgent):
         self.simulations = check_count("simulations", simulations, lo=1)
         self.c = check_rate("c", c)
         self.gamma = check_rate("gamma", gamma, 0.0, 1.0)
-        if not isinstance(leaky, (bool, np.bool_)):
-            raise ValueError(f"leaky must be True or False, got {leaky!r}")
-        self.leaky = bool(leaky)
-        if act not in self.ACTS:
-            raise ValueError(f"act must be one of {', '.join(self.ACTS)}, got {act!r}")
-        if update not in self.UPDATES:
-            raise ValueError(f"update must be one of {', '.join(self.UPDATES)}, got {update!r}")
-        self.act_rule, self.update = act, update
+        self.leaky = check_flag("leaky", leaky)
+        self.act_rule = check_choice("act", act, self.ACTS)
+        self.update = check_choice("update", update, self.UPDATES)
         self.cheat = self.leaky  # reads the hidden layout during play: a labelled cheat
         self.table = None
         self._ws = {}

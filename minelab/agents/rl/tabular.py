@@ -32,7 +32,7 @@ from ...engine import (N_RECORD, ST_DEALT, ST_STATUS, begin_game, deal_first_cli
                        random_covered_cell, record_game)
 from ..base import register
 from .agent import P_ACTION, P_ROW, RLAgent
-from .common import argmax_covered, check_rate, epsilon_at, epsilon_greedy, game_reward, max_covered
+from .common import argmax_covered, check_flag, check_rate, epsilon_at, epsilon_greedy, game_reward, max_covered
 from .table import SM_ROWS, StateTable, find_row, insert_row, key_words, pack_terminal, pack_view, table_room
 from .why import choose_like, covered_values, describe
 
@@ -174,9 +174,7 @@ class TabularAgent(RLAgent):
                          epsilon=epsilon, learning=learning)
         self.alpha = check_rate("alpha", alpha, 0.0, 1.0, lo_open=True)
         self.gamma = check_rate("gamma", gamma, 0.0, 1.0)
-        if not isinstance(store_terminal, (bool, np.bool_)):
-            raise ValueError(f"store_terminal must be True or False, got {store_terminal!r}")
-        self.store_terminal = bool(store_terminal)
+        self.store_terminal = check_flag("store_terminal", store_terminal)
         self.table = None
         self._env_work = None  # the episode in progress of begin_episode / observe
 
