@@ -276,13 +276,13 @@ def pick_measured(rows: list[dict]) -> dict | None:
 
 def stale_note(rows: list[dict]) -> str:
     """Why a quantity measured only by stale rows has no measurement to judge ("" when
-    none of its rows is stale), e.g. "the paper measurement of 2026-11-22 was made by an
-    earlier version of best: rerun its notebook"."""
+    none of its rows is stale), e.g. "the paper measurement was made by an earlier
+    version of best: rerun its notebook"."""
     stale = [r for r in rows if r.get("stale")]
     if not stale:
         return ""
     r = max(stale, key=lambda r: PROFILE_RANK.get(r.get("profile", ""), 0))
-    return (f"the {r.get('profile', '')} measurement of {str(r.get('date', ''))[:10]} was {r['stale']}: "
+    return (f"the {r.get('profile', '')} measurement was {r['stale']}: "
             "rerun its notebook")
 
 

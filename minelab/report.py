@@ -24,6 +24,7 @@ import fnmatch
 import math
 import os
 import re
+import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -31,15 +32,15 @@ from typing import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-from ._version import __version__
 from .atomic import atomic_write
 from .ledger import (AUTHORS_COLUMNS as _AUTHORS_COLUMNS, CATEGORIES as _CATEGORIES, KINDS as _KINDS,
                      READINGS_COLUMNS as _READINGS_COLUMNS, TWINS_COLUMNS as _TWINS_COLUMNS, counts as _counts,
                      fmt_value as _fmt_value, judge as _judge, ledger_lines as _ledger_lines,
                      reading_summary as _reading_summary, rounding_of as _rounding_of, rows_by_key as _rows_by_key,
                      parse_difference as _parse_difference, parse_range as _parse_range, verdict)
-from .paths import figures_root, golden_digests, published_dir
+from .paths import figures_root, golden_digests, published_dir, results_root
 from .profiles import PROFILES
+from .provenance import maker_token as _maker_token, stale_reason as _stamp_stale, take as _take_noted
 
 
 #: paper id -> title (DESIGN.md's table of papers), in report order.
@@ -74,12 +75,20 @@ ITEMS_COLUMNS = ("paper", "item", "title", "notebook", "function", "files")
 # empty for one run or an independent-games measurement (Wilson).
 # agents (optional): the agents whose play the number measures (a name or a list; each must
 # have a golden playthrough).
-# record_measured stamps the row with each one's golden-playthrough digest (`code`, "name=digest
-# ..."; "" when no agents were named, as in rows recorded before the stamp existed), and
-# load_measured marks a row `stale` when one of them plays differently today: a stale row is
-# shown, never judged (the sweep's rule for its cached files, applied to the recorded numbers).
+# record_measured stamps the row with the code that made it (`code`: the golden-playthrough
+# digest of each agent named and, through publish, the result's whole code stamp; see
+# minelab.provenance), and load_measured marks a row `stale` when one of its agents plays
+# differently today: a stale row is shown, never judged (the sweep's rule for its cached
+# files, applied to the recorded numbers). When and where a row was made is not data: it
+# goes to the run log beside the results cache (`run_log_path`), so a rerun that changes no
+# value rewrites no committed file.
 MEASURED_INPUT = ("item", "quantity", "value", "ci_low", "ci_high", "games", "runs", "note", "agents")
-MEASURED_COLUMNS = MEASURED_INPUT[:-1] + ("notebook", "profile", "date", "version", "code")  # version: minelab's
+MEASURED_COLUMNS = MEASURED_INPUT[:-1] + ("notebook", "profile", "code")
+# figures/<paper>/stamps.csv: one row per published result file stem (its .csv, .md, .png),
+# the profile and notebook that made it and its code stamp.
+STAMPS_COLUMNS = ("file", "profile", "notebook", "code")
+STAMPS_FILE = "stamps.csv"
+RUN_LOG_COLUMNS = ("date", "host", "paper", "file", "profile", "notebook", "code")
 # How a published number is stated: "=" a point value (ci_low / ci_high: the interval the
 # source prints, if any), "≈" an approximation (ci_low / ci_high then hold the range the
 # wording implies), or a bound. "" (not classified) is refused by load_published.
@@ -142,6 +151,11 @@ class PaperResult:
     table: pd.DataFrame | None
     measured: list[dict] = field(default_factory=list)
     runs: pd.DataFrame | None = None  # a replicated result's per-run tables (column `run`); None for one run
+    maker: str = ""  # "fn:<module>.<function>=<digest>" of the function that built it (found when built)
+
+    def __post_init__(self):
+        if not self.maker:
+            self.maker = _maker_token(self.name)
 
 
 def output_name(name: str, profile: str) -> str:
@@ -162,21 +176,73 @@ def publish(result: PaperResult, paper: str, notebook: str, profile: str) -> Pap
 
     The figure goes to figures/<paper>/<name>.png, the table to <name>.csv and <name>.md
     (name = `output_name(result.name, profile)`), the measured rows into
-    figures/<paper>/measured.csv under this profile. Every write is atomic. Returns the
-    result, so a notebook cell can end with it and show the figure.
+    figures/<paper>/measured.csv under this profile, and the result's code stamp (the
+    function that built it, the agents and task kinds that produced its numbers since the
+    previous publish: minelab.provenance) into figures/<paper>/stamps.csv and each measured
+    row's `code`. Every write is atomic. Returns the result, so a notebook cell can end
+    with it and show the figure.
 
         result = publish(paper.fig07_win_rate_curves(**sizes), paper.PAPER, paper.NOTEBOOK, profile)
     """
     if not isinstance(result, PaperResult):
         raise ValueError(f"publish needs a PaperResult, got {type(result).__name__}")
+    _check_paper(paper)
     name = output_name(_check_name(result.name), profile)
+    code = " ".join(sorted(set(_take_noted()) | ({result.maker} - {""})))
     if result.figure is not None:
         save_figure(result.figure, paper, name)
     if result.table is not None:
         save_table(result.table, paper, name)
+    if result.figure is not None or result.table is not None:
+        record_stamp(paper, name, profile=profile, notebook=notebook, code=code)
     if result.measured:
-        record_measured(paper, result.measured, notebook=notebook, profile=profile)
+        record_measured(paper, result.measured, notebook=notebook, profile=profile, code=code)
     return result
+
+
+def load_stamps(paper: str) -> pd.DataFrame:
+    """figures/<paper>/stamps.csv: each published file stem with its profile, notebook and code stamp."""
+    path = figures_dir(paper) / STAMPS_FILE
+    if not path.exists():
+        return pd.DataFrame({c: pd.Series(dtype=object) for c in STAMPS_COLUMNS})
+    try:
+        df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read the code stamps ({exc})") from None
+    missing = [c for c in STAMPS_COLUMNS if c not in df.columns]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {missing}; expected {', '.join(STAMPS_COLUMNS)}")
+    return df[list(STAMPS_COLUMNS)]
+
+
+def record_stamp(paper: str, file: str, *, profile: str, notebook: str, code: str) -> Path:
+    """Set the code stamp of result file stem `file` in figures/<paper>/stamps.csv (rows
+    sorted by file, so the manifest changes only where a stamp does) and log the run."""
+    df = load_stamps(paper)
+    df = df[df["file"] != file]
+    row = pd.DataFrame([{"file": file, "profile": profile, "notebook": notebook, "code": code}])
+    df = pd.concat([df, row], ignore_index=True).sort_values("file", kind="stable")
+    path = _atomic_write(figures_dir(paper) / STAMPS_FILE, lambda fh: df.to_csv(fh, index=False))
+    _log_run(paper, file, profile, notebook, code)
+    return path
+
+
+def run_log_path() -> Path:
+    """The run log: when, where and by which code each result was made (`RUN_LOG_COLUMNS`),
+    one line per published file or measured batch, beside the results cache
+    (<project>/data/results/runlog.csv; not committed), or $MINELAB_RUN_LOG."""
+    return Path(os.environ.get("MINELAB_RUN_LOG") or results_root() / "runlog.csv")
+
+
+def _log_run(paper: str, file: str, profile: str, notebook: str, code: str) -> None:
+    path = run_log_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    row = pd.DataFrame([{"date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+                         "host": socket.gethostname(), "paper": paper, "file": file, "profile": profile,
+                         "notebook": notebook, "code": code}], columns=list(RUN_LOG_COLUMNS))
+    text = row.to_csv(index=False, header=not path.exists())
+    with open(path, "a", encoding="utf-8") as fh:  # one write of whole lines: an append never interleaves
+        fh.write(text)
 
 
 # --------------------------------------------------------------------------- figures and tables
@@ -312,26 +378,25 @@ def _as_agents(value, what: str) -> str:
     return " ".join(sorted(set(names)))
 
 
-def code_stamp(agents: str) -> str:
+def code_stamp(agents: str, code: str = "") -> str:
     """The code stamp of a row measuring `agents` (names separated by spaces): "name=digest"
-    of each one's golden playthrough (behaviour.json), "" for none.
+    of each one's golden playthrough (behaviour.json), merged with the tokens of stamp
+    `code` (minelab.provenance), sorted; "" for none.
 
         code_stamp("best csp")   # 'best=df459fc4be109e20 csp=...'
     """
     digests = golden_digests()
-    return " ".join(f"{n}={digests[n]}" for n in agents.split())
+    return " ".join(sorted({f"{n}={digests[n]}" for n in agents.split()} | set(code.split())))
 
 
 def stale_reason(code: str, digests: Mapping[str, str] | None = None) -> str:
     """"" when the agents a row's `code` names play today as they did when it was measured,
     else which ones changed ("made by an earlier version of best"). `digests`: today's
-    (default: behaviour.json's); an agent without a digest today counts as changed."""
-    if not isinstance(code, str) or not code.strip():
-        return ""
+    (default: behaviour.json's); an agent without a digest today counts as changed. Task
+    kinds and functions in the stamp are checked by tests/test_stamps.py, which imports
+    every paper (this module imports none)."""
     digests = golden_digests() if digests is None else digests
-    changed = [name for name, _, digest in (part.partition("=") for part in code.split())
-               if digests.get(name) != digest]
-    return f"made by an earlier version of {', '.join(changed)}" if changed else ""
+    return _stamp_stale(code, digests, kinds=None, functions=False)
 
 
 def _normalize_measured(rows) -> pd.DataFrame:
@@ -378,13 +443,11 @@ def _normalize_measured(rows) -> pd.DataFrame:
 def _read_measured(path: Path) -> pd.DataFrame:
     try:
         df = pd.read_csv(path, dtype={"item": str, "quantity": str, "note": str, "notebook": str,
-                                      "profile": str, "date": str, "version": str, "code": str},
+                                      "profile": str, "code": str},
                          keep_default_na=False,
                          na_values={"value": [""], "ci_low": [""], "ci_high": [""], "games": [""], "runs": [""]})
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path}: cannot read measured results ({exc})") from None
-    if "version" not in df.columns:  # written before rows carried the minelab version
-        df["version"] = ""
     if "runs" not in df.columns:  # written before rows said how many runs they average
         df["runs"] = pd.NA
     if "code" not in df.columns:  # written before rows carried their agents' code stamp
@@ -423,7 +486,7 @@ def _empty_measured() -> pd.DataFrame:
     return df
 
 
-def record_measured(paper: str, rows, notebook: str, profile: str) -> Path:
+def record_measured(paper: str, rows, notebook: str, profile: str, code: str = "") -> Path:
     """Merge measured numbers into figures/<paper>/measured.csv; return its path.
 
     rows: a DataFrame, a list of dicts or one dict with item, quantity, value and
@@ -431,8 +494,8 @@ def record_measured(paper: str, rows, notebook: str, profile: str) -> Path:
     (the registered agents whose play it measures). A row with the same (item, quantity)
     and profile as an earlier one replaces it in place; new rows are appended, so a quick
     run never overwrites a paper-size measurement: REPORT.md shows one line per profile
-    measured. Each row is stamped with notebook, profile, the UTC date, the minelab
-    version that measured it and its agents' code stamp (`code_stamp`).
+    measured. Each row is stamped with notebook, profile and its code stamp (`code_stamp`
+    of its agents, merged with `code`, the stamp of the result it belongs to).
     """
     _check_paper(paper)
     if profile not in PROFILES:
@@ -442,9 +505,7 @@ def record_measured(paper: str, rows, notebook: str, profile: str) -> Path:
     new = _normalize_measured(rows)
     new["notebook"] = notebook
     new["profile"] = profile
-    new["date"] = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-    new["version"] = __version__
-    new["code"] = [code_stamp(a) for a in new.pop("agents")]
+    new["code"] = [code_stamp(a, code) for a in new.pop("agents")]
     path = figures_dir(paper) / "measured.csv"
     old = _read_measured(path) if path.exists() else _empty_measured()
     key_new = {k: i for i, k in enumerate(zip(new["item"], new["quantity"], new["profile"]))}
@@ -461,7 +522,9 @@ def record_measured(paper: str, rows, notebook: str, profile: str) -> Path:
     out = pd.DataFrame(merged, columns=list(MEASURED_COLUMNS))
     for col in ("games", "runs"):
         out[col] = pd.array([_as_games(g, col) for g in out[col]], dtype="Int64")
-    return _atomic_write(path, lambda fh: out.to_csv(fh, index=False))
+    written = _atomic_write(path, lambda fh: out.to_csv(fh, index=False))
+    _log_run(paper, "measured", profile, notebook, " ".join(sorted(set(new["code"]))))
+    return written
 
 
 # --------------------------------------------------------------------------- published numbers
@@ -770,7 +833,7 @@ def details_markdown(paper: str, lines: pd.DataFrame) -> list[str]:
 
 
 def _stale_cell(m: dict) -> str:
-    return f"(stale, not judged: measured {str(m.get('date', ''))[:10]}, {m['stale']})"
+    return f"(stale, not judged: {m['stale']})"
 
 
 COMPARISON_HEADER = ["quantity", "published", "minelab (95% CI, games)", "profile", "verdict"]
@@ -800,7 +863,7 @@ def compare(paper: str, item: str | None = None, *,
                          "pub_low": pub["ci_low"], "pub_high": pub["ci_high"]})
     right = pd.DataFrame({"item": meas["item"], "quantity": meas["quantity"], "minelab": meas["value"],
                           "ci_low": meas["ci_low"], "ci_high": meas["ci_high"], "games": meas["games"],
-                          "runs": meas["runs"], "profile": meas["profile"], "date": meas["date"],
+                          "runs": meas["runs"], "profile": meas["profile"],
                           "stale": meas["stale"]})
     out = left.merge(right, on=["item", "quantity"], how="outer", sort=False)
     # published rows in file order first, then measured-only rows in recording order

@@ -14,9 +14,11 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from . import provenance
 from .agents import Agent, make_agent
 from .engine import N_RECORD, RECORD_FIELDS, Game, new_game_state, run_streams
 from .levels import Level
+from .paths import golden_digests
 from .stats import win_rate
 
 MAX_GAMES = 10**10
@@ -52,6 +54,9 @@ def play(agent: "Agent | str", level: "Level | str", n_games: int, seed: int = 0
     if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
         raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
     n_games = int(n_games)
+    digest = golden_digests().get(agent.name)
+    if digest is not None:  # numbers made by this agent carry its golden digest when published
+        provenance.note([f"{agent.name}={digest}"])
     deal_rng, agent_rng = run_streams(seed)
     agent.rng = agent_rng
     gs = new_game_state(level, flood)

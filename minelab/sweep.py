@@ -61,7 +61,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
-from . import paths
+from . import paths, provenance
 from ._version import __version__
 from .agents import behaviour_digests
 from .atomic import atomic_write
@@ -69,7 +69,7 @@ from .atomic import atomic_write
 __all__ = [
     "task_kind", "list_task_kinds", "task_key", "result_path", "default_results_dir",
     "validate_tasks", "run_sweep", "load_results", "task_rows", "grid", "derive_seed",
-    "code_stamp", "TaskError", "MissingResultsError", "CorruptResultWarning", "StaleResultWarning",
+    "code_stamp", "kind_revisions", "TaskError", "MissingResultsError", "CorruptResultWarning", "StaleResultWarning",
 ]
 
 RESULTS_ENV = paths.RESULTS_ENV
@@ -163,6 +163,12 @@ def list_task_kinds() -> list[str]:
     return sorted(_KINDS)
 
 
+def kind_revisions() -> dict[str, int]:
+    """{kind: revision} of every registered task kind: what a code stamp's "kind@revision"
+    tokens are checked against (minelab.provenance)."""
+    return {name: kind.revision for name, kind in _KINDS.items()}
+
+
 def _import_task_module(module) -> None:
     """Import the module a task names (it registers the task's kind)."""
     # Only minelab's own modules: a task file must not be a way to run arbitrary code.
@@ -242,9 +248,13 @@ def code_stamp(task: Mapping) -> dict:
 def _stamps(tasks: list[dict]) -> list[bytes]:
     """Each task's code stamp as the canonical JSON bytes its file must carry."""
     try:
-        return [_canonical(code_stamp(t)).encode("ascii") for t in tasks]
+        stamps = [code_stamp(t) for t in tasks]
     except ValueError as exc:
         raise ValueError(f"cannot check result files against their code: {exc}") from None
+    # The results served are what a published table is made of: note their code for its stamp.
+    provenance.note({f"{t['kind']}@{s['revision']}" for t, s in zip(tasks, stamps)}
+                    | {f"{name}={digest}" for s in stamps for name, digest in s["agents"].items()})
+    return [_canonical(s).encode("ascii") for s in stamps]
 
 
 def _write_result(path: Path, task: dict, frame: pd.DataFrame, seconds: float) -> None:

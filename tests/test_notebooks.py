@@ -108,3 +108,22 @@ def test_a_failing_notebook_stops_the_run_with_its_name_and_error(sandbox):
     with pytest.raises(RuntimeError, match=r"notebook a_fails failed in cell \d+: ValueError: boom at 42"):
         reproduce.run("smoke", notebooks_dir=folder, build_dir=sandbox / "build")
     assert not (sandbox / "build" / "b_never_runs.ipynb").exists()
+
+
+@pytest.mark.slow  # two runs of one notebook
+def test_a_rerun_rewrites_no_file(sandbox, monkeypatch):
+    """Same profile, same seed, tasks computed afresh: every file it writes (tables, figures,
+    measured numbers, stamps, REPORT.md) comes out byte for byte the same."""
+    figures = sandbox / "figures"
+
+    def snapshot():
+        return {p.relative_to(figures): p.read_bytes() for p in sorted(figures.rglob("*")) if p.is_file()}
+
+    reproduce.run("smoke", only="gardea2015_training_solver", build_dir=sandbox / "build")
+    first = snapshot()
+    monkeypatch.setenv("MINELAB_RESULTS", str(sandbox / "results-again"))  # recompute every task
+    reproduce.run("smoke", only="gardea2015_training_solver", build_dir=sandbox / "build")
+    again = snapshot()
+    assert first.keys() == again.keys() and any(p.name == "stamps.csv" for p in first)
+    changed = sorted(str(p) for p in first if first[p] != again[p])
+    assert not changed, f"a rerun rewrote {changed}"

@@ -44,7 +44,8 @@ def test_report_imports_no_agents_runner_experiments():
         elif isinstance(node, ast.ImportFrom):
             modules.add("." * node.level + (node.module or ""))
     relative = {m for m in modules if m.startswith(".") or m.startswith("minelab")}
-    allowed_here = {".atomic", ".profiles", ".paths", "._version", ".ledger"}  # ledger: pure functions over frames
+    allowed_here = {".atomic", ".profiles", ".paths", "._version", ".ledger",
+                    ".provenance"}  # ledger: pure functions over frames; provenance: stdlib only
     assert relative <= allowed_here, f"report.py imports package modules {relative}"
     allowed = {"pandas", "numpy", "matplotlib"}
     import sys
@@ -138,9 +139,8 @@ def test_record_measured_merges_on_item_quantity_profile(figs):
                                                "value": 0.3, "games": 10**6}, notebook="c.ipynb", profile="paper")
     df = pd.read_csv(path)
     assert list(df.columns) == ["item", "quantity", "value", "ci_low", "ci_high", "games", "runs", "note",
-                                "notebook", "profile", "date", "version", "code"]
-    assert (df["version"] == report.__version__).all()
-    assert df["code"].isna().all()  # no agents named: no code stamp (never stale)
+                                "notebook", "profile", "code"]
+    assert df["code"].isna().all()  # no agents named, no result's stamp given: no code stamp (never stale)
     # same profile: replaced in place; another profile: kept beside it (a quick run
     # never overwrites a paper-size number)
     assert list(zip(df["item"], df["quantity"], df["profile"])) == [
@@ -152,7 +152,8 @@ def test_record_measured_merges_on_item_quantity_profile(figs):
     assert df.iloc[3]["value"] == 0.3
     assert df.iloc[0]["notebook"] == "a.ipynb" and df.iloc[0]["profile"] == "smoke"
     assert pd.isna(df.iloc[2]["games"]) and pd.isna(df.iloc[0]["ci_low"])
-    assert pd.Timestamp(df.iloc[0]["date"]).tzinfo is not None
+    logged = pd.read_csv(report.run_log_path())  # when and where: in the run log, not in the data
+    assert {"date", "host"} <= set(logged.columns) and pd.Timestamp(logged["date"].iloc[-1]).tzinfo is not None
     loaded = report.load_measured("antimatroid2012")
     assert str(loaded["games"].dtype) == "Int64" and len(loaded) == 4
     assert leftovers(figs) == []
@@ -497,3 +498,71 @@ def test_published_relation_is_checked(tmp_path):
     (tmp_path / "bilir2023.csv").write_text(GOOD_HEADER + "bilir2023,Fig 1,win rate,0.31,,,,Sec 5,,~\n")
     with pytest.raises(ValueError, match="relation"):
         report.load_published("bilir2023", tmp_path)
+
+
+# --------------------------------------------------------------------------- code stamps
+
+def _made_by_a_function():
+    """Builds a result the way a paper's figure function does."""
+    return report.PaperResult("made_by_a_function", None, pd.DataFrame({"x": [1]}),
+                              [{"item": "Stamp", "quantity": "x", "value": 1.0}])
+
+
+def test_publish_stamps_the_function_agents_and_kinds_that_made_a_result(figs, monkeypatch):
+    from minelab import provenance
+    monkeypatch.setattr(report, "_maker_token", lambda name: f"fn:tests.made.{name}=abc")
+    provenance.take()
+    provenance.note(["play@1", "random=0123"])
+    report.publish(_made_by_a_function(), "antimatroid2012", "a.ipynb", "smoke")
+    stamped = report.load_stamps("antimatroid2012").set_index("file")
+    code = "fn:tests.made.made_by_a_function=abc play@1 random=0123"
+    assert stamped.loc["made_by_a_function_smoke", "code"] == code
+    assert report.load_measured("antimatroid2012")["code"].tolist() == [code]
+    assert provenance.take() == []  # what was noted belongs to that result only
+    report.publish(_made_by_a_function(), "antimatroid2012", "a.ipynb", "smoke")  # rerun: nothing noted now
+    assert report.load_stamps("antimatroid2012")["code"].tolist() == ["fn:tests.made.made_by_a_function=abc"]
+
+
+def test_the_maker_of_a_result_is_the_function_that_built_it(tmp_path, monkeypatch):
+    from minelab import provenance
+    from minelab.papers import antimatroid2012, lordeiro2021_boards
+    monkeypatch.setenv("MINELAB_RESULTS", str(tmp_path))
+    provenance.take()
+    result = antimatroid2012.check_mine_uniformity(boards=40, tasks=1, executor="serial")
+    path = "minelab.papers.antimatroid2012.check_mine_uniformity"
+    digest = provenance.function_digest(path)
+    assert result.maker == f"fn:{path}={digest}" and len(digest) == 12
+    assert "mine_counts@1" in provenance.take()  # the sweep noted the task kind it served
+    drawn = lordeiro2021_boards.drawing(lordeiro2021_boards.fig01_example_board)
+    assert drawn.maker == provenance.function_token(lordeiro2021_boards.fig01_example_board)
+    assert drawn.maker.startswith("fn:minelab.papers.lordeiro2021_boards.fig01_example_board=")
+    assert provenance.function_digest("minelab.papers.lordeiro2021_boards.no_such_function") is None
+
+
+def test_a_source_digest_ignores_docstrings_and_comments_but_not_code():
+    from minelab import provenance
+    ns = {}
+    import linecache
+    for name, text in (("a", 'def f(x):\n    """One."""\n    return x + 1  # a comment\n'),
+                       ("b", 'def f(x):\n    """Two, longer."""\n\n    return x + 1\n'),
+                       ("c", 'def f(x):\n    return x + 2\n')):
+        filename = f"<stamp-test-{name}>"
+        linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+        exec(compile(text, filename, "exec"), ns)
+        ns[name] = ns["f"]
+    a, b, c = (provenance.source_digest(ns[k]) for k in "abc")
+    assert a == b != c
+
+
+def test_a_stamp_is_stale_when_an_agent_kind_or_function_changed():
+    from minelab import provenance
+    fn = "minelab.papers.antimatroid2012.check_mine_uniformity"
+    today = provenance.function_digest(fn)
+    code = f"fn:{fn}={today} play@1 csp=aa"
+    assert provenance.stale_reason(code, {"csp": "aa"}, {"play": 1}) == ""
+    assert provenance.stale_reason(code, {"csp": "bb"}, {"play": 1}) == "made by an earlier version of csp"
+    assert "task kind play" in provenance.stale_reason(code, {"csp": "aa"}, {"play": 2})
+    old = f"fn:{fn}=000000000000"
+    assert "function check_mine_uniformity" in provenance.stale_reason(old, {}, {})
+    assert provenance.stale_reason(old, {}, {}, functions=False) == ""
+    assert provenance.stale_reason("", {}, {}) == ""

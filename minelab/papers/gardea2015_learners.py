@@ -251,7 +251,8 @@ def summary(df: pd.DataFrame, by=("approach", "level")) -> pd.DataFrame:
         mk = models
         for k, v in zip(by, key):
             mk = mk[mk[k] == v]
-        for name in ("move_accuracy", "train_accuracy", "test_accuracy", "train_seconds", "states", "negative_share"):
+        # train_seconds stays in the task's result, not in the tables: a duration is not a result
+        for name in ("move_accuracy", "train_accuracy", "test_accuracy", "states", "negative_share"):
             top = 1.0 if name.endswith(("accuracy", "share")) else math.inf
             m, tlo, thi = t_interval(mk[name].to_numpy(float), top)
             row[name], row[f"{name}_t_low"], row[f"{name}_t_high"] = m, tlo, thi

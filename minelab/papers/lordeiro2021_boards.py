@@ -251,9 +251,10 @@ def drawing(make):
 
         publish(drawing(fig01_example_board), PAPER, NOTEBOOK, profile)
     """
+    from ..provenance import function_token
     from ..report import PaperResult
 
     name = getattr(make, "__name__", "")
     if FIGURES.get(name) is not make:
         raise ValueError(f"drawing needs one of {', '.join(FIGURES)}, got {make!r}")
-    return PaperResult(name, make(), None)
+    return PaperResult(name, make(), None, maker=function_token(make))
