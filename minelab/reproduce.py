@@ -12,7 +12,13 @@ the executed copy goes to `build/<stem>.ipynb` (git-ignored), the notebook's own
 under the project directory (minelab.paths): the checkout you run from, or the current
 directory with the notebooks shipped in the package. The kernel is always the
 interpreter running this code, whatever kernelspecs the user has. The output is one
-line per notebook with its time, then where REPORT.md is.
+line per notebook with its time and its peak memory, then where REPORT.md is.
+
+Peak memory is sampled every half second (`PeakMemory`) over the processes this run
+starts (the kernel, its sweep workers, a dask cluster's workers): the largest resident
+set of one process, and the largest sum over all of them at one moment of their
+proportional set sizes (a page several processes share, such as a library's, counted
+once in all).
 """
 from __future__ import annotations
 
@@ -22,17 +28,22 @@ import numbers
 import os
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+
+import psutil
 
 from . import paths
 from .profiles import PROFILES
 from .report import build_report
 
 _PRIVATE_KERNEL = "minelab-reproduce"
-# The kernel's own start-up log (e.g. "running over TCP without encryption": the kernel is
-# local, on the loopback interface) is not the run's output; its errors still show.
-_KERNEL_ARGS = ["--IPKernelApp.log_level=ERROR"]
+# The kernel's own log is not the run's output: its start-up notices ("running over TCP
+# without encryption": the kernel is local, on the loopback interface) and the interrupt
+# jupyter_client sends a kernel slow to shut down ("KeyboardInterrupt caught in kernel").
+# A notebook's errors still show: papermill reports the failing cell.
+_KERNEL_ARGS = ["--IPKernelApp.log_level=CRITICAL"]
 
 
 NOT_REPRODUCED = ("tour.ipynb",)  # notebooks/ that make no figure: `minelab reproduce` leaves them out
@@ -123,6 +134,54 @@ def _kernel(kernel_name: str | None):
                 os.environ["JUPYTER_PATH"] = old
 
 
+class PeakMemory:
+    """Sample, in a thread, the memory of this process's descendants (not this process:
+    the notebooks run in kernels) until the block ends: `process` (bytes) is the largest
+    resident set one process reached (`which`: "kernel" or "worker"), `total` the largest
+    sum of their proportional set sizes at one sampling moment.
+
+        with PeakMemory() as peak:
+            subprocess.run(...)
+        print(peak.process, peak.total)
+    """
+
+    def __init__(self, interval: float = 0.5):
+        self.interval, self.process, self.total, self.which = interval, 0, 0, ""
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="minelab-peak-memory", daemon=True)
+
+    def _sample(self) -> None:
+        me = psutil.Process()
+        kernels = {p.pid for p in me.children()}
+        total = 0
+        for child in me.children(recursive=True):
+            try:
+                info = child.memory_full_info()
+            except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+                continue
+            total += getattr(info, "pss", info.rss)  # pss: Linux; elsewhere the resident set
+            if info.rss > self.process:
+                self.process, self.which = info.rss, "kernel" if child.pid in kernels else "worker"
+        self.total = max(self.total, total)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self._sample()
+
+    def __enter__(self) -> "PeakMemory":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def text(self) -> str:
+        gb = 1024 ** 3
+        return (f"peak memory {self.process / gb:.1f} GB in one process ({self.which or 'none'}), "
+                f"{self.total / gb:.1f} GB in all")
+
+
 @contextlib.contextmanager
 def _project_env():
     """Pin the project directory for the kernels ($MINELAB_PROJECT), so a notebook writes
@@ -177,10 +236,11 @@ def run(profile: str = "quick", only=None, scheduler: str | None = None, seed: i
             print(f"running {nb.stem} ({profile})... ", end="", flush=True)
             start = time.perf_counter()
             try:
-                pm.execute_notebook(str(nb), str(target), parameters=parameters, cwd=str(project),
-                                    kernel_name=kname, language="python", progress_bar=False,
-                                    log_output=False, extra_arguments=_KERNEL_ARGS,
-                                    store_widget_state=False)  # exported to HTML, a viewer is its static picture
+                with PeakMemory() as peak:
+                    pm.execute_notebook(str(nb), str(target), parameters=parameters, cwd=str(project),
+                                        kernel_name=kname, language="python", progress_bar=False,
+                                        log_output=False, extra_arguments=_KERNEL_ARGS,
+                                        store_widget_state=False)  # a viewer's HTML export is its static picture
             except pm.PapermillExecutionError as exc:
                 print(f"failed after {time.perf_counter() - start:.1f} s (executed copy: {target})", flush=True)
                 cell = exc.exec_count if exc.exec_count is not None else exc.cell_index
@@ -188,7 +248,7 @@ def run(profile: str = "quick", only=None, scheduler: str | None = None, seed: i
             except BaseException:
                 print(f"aborted after {time.perf_counter() - start:.1f} s", flush=True)
                 raise
-            print(f"done in {time.perf_counter() - start:.1f} s", flush=True)
+            print(f"done in {time.perf_counter() - start:.1f} s, {peak.text()}", flush=True)
             executed.append(target)
     report = build_report()
     print(f"report: {report}", flush=True)

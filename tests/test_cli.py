@@ -110,3 +110,16 @@ def test_bench_learned_json_rows(capsys, monkeypatch):
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["what"] for r in rows] == ["gardea-q, 300 games on 5x5x4", "conditional on 5x5x4"]
     assert all(r["games_per_second"] > 0 and r["bench"] == "learned" for r in rows)
+
+
+def test_reproduce_measures_the_peak_memory_of_the_processes_it_starts():
+    from minelab.reproduce import PeakMemory
+    grab = "import time; block = bytearray(300 * 2**20); time.sleep(1.5)"  # 300 MiB, touched
+    with PeakMemory(interval=0.1) as peak:
+        subprocess.run([sys.executable, "-c", grab], check=True)
+    assert peak.process >= 300 * 2**20 and peak.which == "kernel"  # a direct child: what papermill's kernel is
+    assert 250 * 2**20 <= peak.total  # proportional sizes: the child's own pages count whole
+    assert "GB in one process (kernel)" in peak.text()
+    with PeakMemory(interval=0.1) as idle:
+        pass
+    assert (idle.process, idle.total) == (0, 0)

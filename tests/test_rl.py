@@ -314,3 +314,28 @@ def test_paper_methods_are_checked():
         bilir2023.run_curves(["DQN"], 1_000, 500, 100)
     with pytest.raises(ValueError, match="multiple of every"):
         bilir2023.run_curves(["Q-learning"], 1_000, 300, 100)
+
+
+def test_a_growing_table_keeps_its_values_and_never_frees_an_array_still_in_use(monkeypatch):
+    from minelab.agents.rl import table as table_module
+    from minelab.agents.rl.table import StateTable, insert_row, key_words
+    t = StateTable(25, visits=True, capacity=16)
+    key = np.zeros(key_words(25), np.uint64)
+    for i in range(16):
+        key[0] = i + 1
+        t.q[insert_row(t.arrays(), key)] = i
+    held = t.q[3]  # a view someone still holds (a viewer's overlay, say)
+    before = t.q
+    t.reserve(100)
+    assert t.q is not before and held[0] == 3  # in use: grown by a copy, the old array stays whole
+    del held, before
+
+    def no_copy(*_):
+        raise AssertionError("grown by a copy although nothing else held the array")
+    monkeypatch.setattr(table_module, "_grown", no_copy)
+    t.reserve(1000)  # nothing else holds the arrays: grown in place
+    assert t.q.shape[0] >= 1016 and t.visits.shape[0] == t.q.shape[0] == t.row_keys.shape[0]
+    assert [t.q[r, 0] for r in range(16)] == list(range(16)) and not t.q[16:].any()
+    keys, q, visits = t.release()
+    assert q.shape == (16, 25) and keys.shape[0] == 16 and visits.shape == (16, 25) and len(t) == 0
+    assert list(q[:, 0]) == list(range(16))

@@ -345,8 +345,12 @@ def fig_success_rates(games: int = SIZES["quick"]["success_games"], runs: int = 
     models = tuple(models)
     agents = {m: make_agent(model_agent(m)[0], **model_agent(m)[1]) for m in models}  # ValueError on a bad model
     run_seeds = [int(x) for x in np.random.SeedSequence(seed).generate_state(runs, np.uint32)]
-    df = run_sweep(_success_tasks(models, mine_counts, games, run_seeds), executor=executor, progress=False)
-    table = success_table(_label_models(df, models))
+    parts = []
+    for model in models:  # one model's games at a time: all per-game rows at once would be millions
+        df = run_sweep(_success_tasks((model,), mine_counts, games, run_seeds), executor=executor, progress=False)
+        parts.append(success_table(_label_models(df, (model,))))
+        del df
+    table = pd.concat(parts, ignore_index=True)
     table["learner"] = table["model"].map(lambda m: bool(agents[m].learns))
 
     fig, ax = plt.subplots(figsize=(8, 4.8))

@@ -26,6 +26,7 @@ parameter's play: comparisons therefore run in their own results folder by defau
 from __future__ import annotations
 
 import json
+import logging
 import tempfile
 from contextlib import contextmanager
 
@@ -331,9 +332,17 @@ def evaluate(tasks: list[dict], scheduler=None) -> pd.DataFrame:
         from dask.distributed import Client, LocalCluster
     except ImportError as e:  # the optional extra
         raise ValueError("evaluate needs dask.distributed (pip install 'minelab[dask]') or a scheduler") from e
-    with LocalCluster(threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
+    # Quiet at close: a worker's last heartbeat may race the shutdown, which distributed logs
+    # as a CommClosedError traceback although nothing failed; a task's own error still
+    # reaches run_sweep through its future. The client closes before the cluster.
+    cluster = LocalCluster(threads_per_worker=1, processes=True, dashboard_address=None,
+                           silence_logs=logging.CRITICAL)
+    client = Client(cluster)
+    try:
         return pd.DataFrame(count(client))
+    finally:
+        client.close(timeout=30)
+        cluster.close(timeout=30)
 
 
 # Where a guess happens, for `loss_profile`: by revealed cells while few are (the decision

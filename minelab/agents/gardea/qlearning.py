@@ -425,7 +425,8 @@ class GardeaQAgent(TrainedAgent):
                 visits = _grown(visits, table.q.shape[0])
             done += q_train_batch(gs, table.arrays(), visits, cfg, work, size - done, deal_rng, rng, stats)
         n = len(table)
-        model = {"keys": table.row_keys[:n].copy(), "values": table.q[:n].copy(), "visits": visits[:n].copy()}
+        keys, values, _ = table.release()  # the model is the table's own arrays, cut to size: no second copy
+        model = {"keys": keys, "values": values, "visits": _grown(visits, n)}
         most = int(visits[:n].max()) if n else 0
         if self.algorithm == 3 and most > EXACT_COUNTS:
             warnings.warn(f"gardea-q: a state was visited {most} times; its float32 P counts are exact only up to "

@@ -39,6 +39,14 @@ from ...levels import Level
 from ..base import Agent
 _MEMO: dict[str, tuple[dict, dict]] = {}  # (name, params) -> trained model, per process (a sweep's chunks)
 _MEMO_MAX = 16
+# The memo's budget: models are kept, oldest dropped first, while they hold at most this many
+# bytes together; a larger model is not kept (an 8x8 Q-learning table is about a gigabyte:
+# keeping it, and copying it for each agent, would hold the table two or more times).
+_MEMO_BYTES = 256 * 2**20
+
+
+def _nbytes(model: dict) -> int:
+    return sum(getattr(v, "nbytes", 0) for v in model.values())
 
 
 def _check_train_params(train_level, train_size, train_seed):
@@ -98,16 +106,22 @@ class TrainedAgent(Agent):
                 raise ValueError(f"{self.name} is not trained: give train_level and train_size, call "
                                  f"fit(level, size, seed), or load a saved model (minelab.agents.load_agent)")
             key = json.dumps([self.name, self.params()], sort_keys=True)
-            if key not in _MEMO:
+            if key in _MEMO:
+                model, info = _MEMO[key]
+                model = {k: v.copy() for k, v in model.items()}  # agents never share mutable arrays
+            else:
                 t0 = time.perf_counter()
                 seq = np.random.SeedSequence(self.train_seed)
                 model, info = self._train(Level.parse(self.train_level), self.train_size, seq)
                 info = {**info, "seconds": time.perf_counter() - t0}
-                if len(_MEMO) >= _MEMO_MAX:
-                    _MEMO.pop(next(iter(_MEMO)))
-                _MEMO[key] = (model, info)
-            model, info = _MEMO[key]
-            self._model = {k: v.copy() for k, v in model.items()}  # agents never share mutable arrays
+                size = _nbytes(model)
+                if size <= _MEMO_BYTES:
+                    while _MEMO and (len(_MEMO) >= _MEMO_MAX
+                                     or size + sum(_nbytes(m) for m, _ in _MEMO.values()) > _MEMO_BYTES):
+                        _MEMO.pop(next(iter(_MEMO)))
+                    _MEMO[key] = (model, info)
+                    model = {k: v.copy() for k, v in model.items()}
+            self._model = model
             self.training_info = dict(info)
         return self._model
 

@@ -178,20 +178,41 @@ class StateTable:
         return StateArrays(self.slot_row, self.row_keys, self.q, self.visits, self.meta)
 
     def reserve(self, extra: int) -> None:
-        """Grow so that `extra` more states fit: the rows by half again (an MCTS table at
-        tens of millions of states is gigabytes: doubling would overshoot by as much),
-        the slots by doubling (kept at most half full)."""
+        """Grow so that `extra` more states fit: the rows by a quarter again (an MCTS
+        table at millions of states is gigabytes: doubling would overshoot by as much; in
+        place, a growth costs little), the slots by doubling (kept at most half full)."""
         need = len(self) + int(extra)
         if need > self.q.shape[0]:
             rows = self.q.shape[0]
             while rows < need:
-                rows += rows // 2
-            self.q = _grown(self.q, rows)
-            self.row_keys = _grown(self.row_keys, rows)
-            if self.with_visits:
-                self.visits = _grown(self.visits, rows)
+                rows += rows // 4
+            for name in ("q", "row_keys") + (("visits",) if self.with_visits else ()):
+                self._resize(name, rows)
         if 2 * need > self.slot_row.shape[0]:
             self._new_slots(2 * max(need, self.q.shape[0]))
+
+    def _resize(self, name: str, rows: int) -> None:
+        """Array attribute `name` to `rows` rows, new rows zero: in place when nothing else
+        refers to it (numpy's refcheck: no view, no StateArrays holding it), so that realloc
+        moves the pages instead of the table being held twice, at 2.5 times its size; else
+        a copy, and whoever holds the old array keeps it whole."""
+        try:
+            getattr(self, name).resize((rows,) + getattr(self, name).shape[1:], refcheck=True)
+        except ValueError:
+            setattr(self, name, _grown(getattr(self, name), rows))
+
+    def release(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(row_keys, q, visits) cut to the states stored (in place when nothing else
+        refers to them: no second copy of the table at its largest). The table is empty
+        afterwards."""
+        n = len(self)
+        self._resize("row_keys", n)
+        self._resize("q", n)
+        if self.with_visits:
+            self._resize("visits", n)
+        out = (self.row_keys, self.q, self.visits)
+        self.__init__(self.cells, visits=self.with_visits, capacity=16)
+        return out
 
     def frame(self) -> pd.DataFrame:
         """One row per state: its packed key words (k0, k1, ...) and values (q0..), for
@@ -205,6 +226,8 @@ class StateTable:
 
 
 def _grown(a: np.ndarray, rows: int) -> np.ndarray:
+    """A copy of `a` with `rows` rows (cut, or the new rows zero)."""
     out = np.zeros((rows,) + a.shape[1:], a.dtype)
-    out[: a.shape[0]] = a
+    keep = min(rows, a.shape[0])
+    out[:keep] = a[:keep]
     return out
