@@ -89,12 +89,14 @@ def run_one(checkout: Path, agent: str, games: int, eval_games: int, seed: int) 
 
     ms.MinesweeperEnv = SeededEnv
 
-    # Hook 2: the script's progress bar, tqdm(range(NUM_ITERS)), is replaced by a counter that ends
-    # the training loop after `games` games (the script's NUM_ITERS is 10^7).
+    # Hook 2: the script's progress bar, tqdm(range(NUM_ITERS)), is replaced by a counter of exactly
+    # `games` training games, whatever the script's NUM_ITERS (10^7: stopping at it would train a
+    # 3 x 10^7-game run for 10^7 games only, as the paper's runs did not).
+    played = [0]
+
     def counter(iterable, *a, **k):
-        for i in iterable:
-            if i >= games:
-                return
+        for i in range(games):
+            played[0] = i + 1
             yield i
 
     saved_tqdm = sys.modules.get("tqdm")
@@ -116,6 +118,8 @@ def run_one(checkout: Path, agent: str, games: int, eval_games: int, seed: int) 
             else:
                 sys.modules["tqdm"] = saved_tqdm
     train_seconds = time.time() - start
+    if played[0] != games:
+        fail(f"the script trained {played[0]} games, not {games}")
     last_wins = list(g["wins"])  # the script's own record: games since its last 100,000-game checkpoint
 
     # Greedy evaluation on fresh boards: the script's weights and features, the argmax over closed
@@ -209,7 +213,7 @@ def main(argv: list[str] | None = None) -> None:
             f"The script's own training win rate (epsilon-greedy) over its last "
             f"{results[0]['train_last_games']} games: {train}. "
             f"Changes: cold start restored (patch); Python random, numpy and the gym action space seeded with the "
-            f"seed; the script's tqdm loop stopped after {args.games} games (its NUM_ITERS is 10^7); the greedy "
+            f"seed; the script's tqdm loop made to run exactly {args.games} games (its NUM_ITERS is 10^7); the greedy "
             f"evaluation (argmax of the script's Q over closed cells, the paper's §5 protocol, as the script's "
             f"qtable.py eval) added by the driver, its boards seeded with {EVAL_SEED_BASE} + seed.")
     row = {
