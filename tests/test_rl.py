@@ -4,6 +4,7 @@ evaluation, MCTS's honesty (and the labelled leak), the Gymnasium path, bad inpu
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import minelab as ml
@@ -219,7 +220,7 @@ def test_mcts_readings_change_what_they_say_and_nothing_else():
     assert not runs["ucb"]["moves"].equals(runs["base"]["moves"])  # other real moves
     # the printed update divides by N: values of pairs visited 3+ times shrink far below the mean's
     def mean_abs(agent):
-        n = len(agent.table)
+        n = agent.table.values_used
         q, visits = agent.table.q[:n], agent.table.visits[:n]
         return np.abs(q[visits >= 3]).mean()
 
@@ -227,9 +228,10 @@ def test_mcts_readings_change_what_they_say_and_nothing_else():
     # frozen play is the argmax of Q (ties to the lowest cell) under both act rules
     for agent in (base, ucb):
         game = ml.Game(LEVEL, seed=9)
-        row = agent._row_of(agent.table, game._gs.shown)  # the empty board: stored in the first game
+        view = game._gs.shown.copy()
+        row = agent._row_of(agent.table, view)  # the empty board: stored in the first game
         move = agent.frozen().act(game)[0]
-        assert move.row * 5 + move.col == int(np.argmax(agent.table.q[row]))
+        assert move.row * 5 + move.col == int(np.argmax(agent.table.row(row, view)[0]))
 
 
 def test_storing_terminal_views_changes_no_move_and_counts_them():
@@ -339,3 +341,59 @@ def test_a_growing_table_keeps_its_values_and_never_frees_an_array_still_in_use(
     keys, q, visits = t.release()
     assert q.shape == (16, 25) and keys.shape[0] == 16 and visits.shape == (16, 25) and len(t) == 0
     assert list(q[:, 0]) == list(range(16))
+
+
+def test_covered_table_keeps_a_value_per_covered_cell_and_grows_without_losing_any():
+    """CoveredTable (MCTS's statistics): a row is as long as its view has covered cells,
+    values sit in cell order, `row` spreads them back over the view, `value_index` finds
+    a cell's slot; growing keeps every value and the map."""
+    from minelab.agents.rl.table import CoveredTable, covered_room, find_row, insert_covered, key_words, pack_view
+    from minelab.agents.rl.table import value_index
+    rng = np.random.default_rng(0)
+    t = CoveredTable(25, capacity=16)
+    views, rows = [], []
+    for _ in range(300):
+        view = np.where(rng.random(25) < 0.5, -1, rng.integers(0, 4, 25)).astype(np.int8)
+        key = np.zeros(key_words(25), np.uint64)
+        pack_view(view, key)
+        if find_row(t.arrays(), key) >= 0:
+            continue
+        if not covered_room(t.arrays(), 1, 25):
+            t.reserve(1, 25)
+        row = insert_covered(t.arrays(), key, view)
+        covered = np.flatnonzero(view == -1)
+        assert t.row_start[row + 1] - t.row_start[row] == covered.size
+        for c in covered:  # each covered cell's value: its own number, so a slip shows
+            k = value_index(t.arrays(), row, view, c)
+            t.q[k], t.visits[k] = row + c / 100, c + 1
+        views.append(view)
+        rows.append(row)
+    assert len(t) == len(rows) > 200 and t.q.shape[0] > 16 * 25 // 2 + 25  # grown several times
+    for view, row in zip(views, rows):
+        key = np.zeros(key_words(25), np.uint64)
+        pack_view(view, key)
+        assert find_row(t.arrays(), key) == row
+        q, visits = t.row(row, view)
+        covered = view == -1
+        np.testing.assert_allclose(q[covered], (row + np.flatnonzero(covered) / 100).astype(np.float32))
+        assert (visits[covered] == np.flatnonzero(covered) + 1).all() and not q[~covered].any()
+    assert t.values_used == sum(int((v == -1).sum()) for v in views)
+
+
+def test_bilir_runs_that_agree_exactly_keep_the_binomial_width():
+    """Identical runs (all 14 of 10,000, or all 0) have no spread over runs: the interval
+    is the pooled Wilson one, never zero-wide; runs that differ keep their t-interval."""
+    from minelab.papers.bilir2023 import summarize
+    from minelab.stats import wilson
+
+    def curves(wins):
+        return pd.DataFrame({"method": "m", "replicate": range(len(wins)), "games_end": 100, "boards": 10_000,
+                             "wins": wins, "win_rate": np.array(wins) / 10_000})
+
+    for wins in ([14, 14, 14], [0, 0, 0]):
+        r = summarize(curves(wins)).iloc[0]
+        lo, hi = wilson(sum(wins), 30_000)
+        assert (r.ci_low, r.ci_high) == pytest.approx((lo, hi)) and r.ci_high > r.ci_low >= 0.0
+        assert r.interval == "t over 3 runs, widened to the pooled Wilson interval"
+    spread = summarize(curves([1_000, 2_000, 3_000])).iloc[0]
+    assert spread.interval == "t over 3 runs" and spread.ci_high - spread.ci_low > 0.1

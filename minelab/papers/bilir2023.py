@@ -179,16 +179,21 @@ def _curve_rows(df: pd.DataFrame, tasks: dict) -> pd.DataFrame:
 
 def summarize(curves: pd.DataFrame) -> pd.DataFrame:
     """Per method and evaluation point: the win rate (mean over replicates) with its 95%
-    interval (Wilson for one run, t over runs otherwise), runs and boards per run."""
+    interval, runs and boards per run. One run: Wilson's interval over its boards. Several:
+    the t-interval over the runs, never narrower than Wilson's over all their boards
+    pooled (each run's rate carries at least its boards' binomial noise, so runs that
+    happen to agree, or all score 0, do not make the interval vanish), cut to [0, 1]."""
     rows = []
     for (method, g), part in curves.groupby(["method", "games_end"], sort=False):
+        wlo, whi = wilson(int(part["wins"].sum()), int(part["boards"].sum()))
         if len(part) == 1:
-            r = part.iloc[0]
-            lo, hi = wilson(int(r.wins), int(r.boards))
-            mean, kind = r.win_rate, "Wilson"
+            mean, lo, hi, kind = part["win_rate"].iloc[0], wlo, whi, "Wilson"
         else:
             mean, lo, hi = t_interval(part["win_rate"].to_numpy())
             kind = f"t over {len(part)} runs"
+            if lo > wlo or hi < whi:
+                kind += ", widened to the pooled Wilson interval"
+            lo, hi = max(0.0, min(lo, wlo)), min(1.0, max(hi, whi))
         rows.append({"method": method, "games_end": int(g), "win_rate": mean, "ci_low": lo, "ci_high": hi,
                      "runs": len(part), "boards": int(part["boards"].iloc[0]), "interval": kind})
     return pd.DataFrame(rows)

@@ -17,8 +17,8 @@ Before each real move the agent runs `simulations` simulations from the current 
    N(s,a) += 1, Q(s,a) += (q - Q(s,a)) / N(s,a).
 
 The real move is then the argmax of Q(s, .) over the covered cells, ties to the lowest
-index. c = 100, gamma = 0.9 (§4.4), rewards +1 / +10 / -10. Statistics (`StateTable`
-with visit counts) are kept across games, as the paper's runs do.
+index. c = 100, gamma = 0.9 (§4.4), rewards +1 / +10 / -10. Statistics (a `CoveredTable`:
+Q and N for the covered cells of each state) are kept across games, as the paper's runs do.
 
 Two readings of §4.4 are options, off by default (the defaults are the reading above):
 
@@ -49,7 +49,8 @@ from ...probability import DEFAULT_MAX_WORK, OK, new_workspace, sample_layout, s
 from ..base import register
 from .agent import RLAgent
 from .common import argmax_covered, check_choice, check_count, check_flag, check_rate, game_reward
-from .table import SM_ROWS, StateTable, find_row, insert_row, key_words, pack_view, table_room
+from .table import (SM_ROWS, CoveredTable, covered_room, find_row, insert_covered, key_words, pack_view, row_values,
+                    value_index)
 from .why import covered_values
 from ..why import at, count, num
 
@@ -70,9 +71,10 @@ class MctsWork(NamedTuple):
     sim_counts: np.ndarray
     sim_shown: np.ndarray
     sim_stack: np.ndarray
-    path_row: np.ndarray  # int64[n]: the states of a simulation's path
-    path_action: np.ndarray  # int64[n]
+    path_value: np.ndarray  # int64[n]: where (s, a) of each step of a simulation's path is stored
     path_reward: np.ndarray  # float64[n]
+    row_q: np.ndarray  # float32[n]: a state's Q(s, .) spread over the cells
+    row_n: np.ndarray  # int32[n]: its N(s, .)
     key: np.ndarray  # uint64[words]
     known: np.ndarray  # uint8[n]: all 0 (the solver's "known mines")
     pending: np.ndarray  # int64[2] (unused: each decision is made afresh)
@@ -81,8 +83,9 @@ class MctsWork(NamedTuple):
 def new_mcts_work(cells: int) -> MctsWork:
     i64 = np.int64
     return MctsWork(np.zeros(8, i64), np.zeros(cells, np.uint8), np.zeros(cells, np.int8),
-                    np.zeros(cells, np.int8), np.zeros(cells, np.int32), np.zeros(cells, i64), np.zeros(cells, i64),
-                    np.zeros(cells, np.float64), np.zeros(key_words(cells), np.uint64), np.zeros(cells, np.uint8),
+                    np.zeros(cells, np.int8), np.zeros(cells, np.int32), np.zeros(cells, i64),
+                    np.zeros(cells, np.float64), np.zeros(cells, np.float32), np.zeros(cells, np.int32),
+                    np.zeros(key_words(cells), np.uint64), np.zeros(cells, np.uint8),
                     np.full(2, -1, i64))
 
 
@@ -130,14 +133,14 @@ def simulate(gs, tb, cfg, work, ws, rng):
         pack_view(sim.shown, work.key)
         row = find_row(tb, work.key)
         if row < 0:
-            insert_row(tb, work.key)
+            insert_covered(tb, work.key, sim.shown)
             break
-        a = ucb1_action(tb.q[row], tb.visits[row], sim.shown, cfg.c)
+        row_values(tb, row, sim.shown, work.row_q, work.row_n)
+        a = ucb1_action(work.row_q, work.row_n, sim.shown, cfg.c)
+        work.path_value[depth] = value_index(tb, row, sim.shown, a)
         if sim.counters[ST_DEALT] == 0:
             deal_first_click(sim, a, rng)
         got = open_cell(sim, a)
-        work.path_row[depth] = row
-        work.path_action[depth] = a
         work.path_reward[depth] = game_reward(sim.counters[ST_STATUS], got)
         depth += 1
         if sim.counters[ST_STATUS] != ONGOING:
@@ -145,13 +148,12 @@ def simulate(gs, tb, cfg, work, ws, rng):
     ret = 0.0
     for d in range(depth - 1, -1, -1):
         ret = work.path_reward[d] + cfg.gamma * ret
-        row = work.path_row[d]
-        a = work.path_action[d]
-        tb.visits[row, a] += 1
+        k = work.path_value[d]
+        tb.visits[k] += 1
         if cfg.printed_update:
-            tb.q[row, a] = (ret - tb.q[row, a]) / tb.visits[row, a]
+            tb.q[k] = (ret - tb.q[k]) / tb.visits[k]
         else:
-            tb.q[row, a] += (ret - tb.q[row, a]) / tb.visits[row, a]
+            tb.q[k] += (ret - tb.q[k]) / tb.visits[k]
 
 
 @kernel
@@ -172,9 +174,10 @@ def mcts_decide(gs, tb, cfg, work, ws, rng):
     row = find_row(tb, work.key)
     if row < 0:
         return random_covered_cell(view, rng)
+    row_values(tb, row, view, work.row_q, work.row_n)
     if cfg.learning and cfg.act_ucb1:
-        return ucb1_action(tb.q[row], tb.visits[row], view, cfg.c)
-    return argmax_covered(tb.q[row], view)
+        return ucb1_action(work.row_q, work.row_n, view, cfg.c)
+    return argmax_covered(work.row_q, view)
 
 
 @kernel
@@ -193,7 +196,7 @@ def mcts_batch(gs, tb, cfg, work, ws, games, n_games, deal_rng, rng, out):
     fewer when the table must grow first."""
     cells = gs.shown.shape[0]
     for g in range(n_games):
-        if cfg.learning and not table_room(tb, cells * cfg.simulations):
+        if cfg.learning and not covered_room(tb, cells * cfg.simulations, cells * cells * cfg.simulations):
             return g
         begin_game(gs, deal_rng)
         while gs.counters[ST_STATUS] == ONGOING:
@@ -254,7 +257,7 @@ class MctsAgent(RLAgent):
         return 0 if self.table is None else len(self.table)
 
     def _allocate(self, cells):
-        self.table = StateTable(cells, visits=True)
+        self.table = CoveredTable(cells)
 
     def _new_work(self, cells):
         return new_mcts_work(cells)
@@ -267,7 +270,7 @@ class MctsAgent(RLAgent):
 
     def _make_room(self):
         if self.learning:
-            self.table.reserve(self.table.cells * self.simulations)
+            self.table.reserve(self.table.cells * self.simulations, self.table.cells ** 2 * self.simulations)
 
     def _step(self, gs, work, deal_rng):
         return mcts_step(gs, self.table.arrays(), self.config, work, self._workspace(gs), deal_rng, self.rng)
@@ -312,13 +315,13 @@ class MctsAgent(RLAgent):
         row = self._row_of(table, view)
         if row < 0:
             return said + f"a state never stored (frozen play): at random among {count(covered.sum(), 'cell')}"
+        q, visits = table.row(row, view)
         sims = (f"after {count(self.simulations, 'simulation')} from this view" if self.learning
                 else "no simulations (frozen)")
         leak = " (leaky: the simulations replayed the true layout, a labelled cheat)" if self.leaky else ""
         return (said + f"the argmax of Q(s, .) over {count(covered.sum(), 'covered cell')} (ties to the lowest "
                 f"index), {sims}: Q(s, a) = "
-                f"{num(table.q[row, cell])}, N(s, a) = {table.visits[row, cell]} of N(s) = "
-                f"{int(table.visits[row][covered].sum())}{leak}")
+                f"{num(q[cell])}, N(s, a) = {visits[cell]} of N(s) = {int(visits[covered].sum())}{leak}")
 
     def knowledge(self, game):
         """Q(s, a) and N(s, a) of the state the game shows, on its covered cells."""
@@ -329,9 +332,10 @@ class MctsAgent(RLAgent):
         row = self._row_of(self.table, view)
         if row < 0:
             return covered_values(None, view, shape, f"{self.name}: Q(s, a): state never stored")
-        return covered_values(self.table.q[row].astype(np.float64), view, shape,
+        q, visits = self.table.row(row, view)
+        return covered_values(q.astype(np.float64), view, shape,
                               f"{self.name}: Q(s, a) of this state (mean discounted return), N(s, a) its visits",
-                              counts=self.table.visits[row])
+                              counts=visits)
 
     def frozen(self):
         twin = super().frozen()

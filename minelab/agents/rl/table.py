@@ -8,12 +8,19 @@ words), kept at most half full; a slot holds the index of its state's row (-1 = 
 and the row's key sits in `row_keys`, so the slot array stays 4 bytes a slot.
 
 Memory at the paper's scale (8 million states on 5x5): values 25 x float32 = 100 bytes a
-state, the key 16, the slots 8-16, so about 1.1 GB with the rows' headroom; MCTS adds its
-visit counts (another 100 bytes a state) and stores more states (one a simulation that
-reaches a new one: about 1.4 a game on 5x5 after 5 million games).
+state, the key 16, the slots 8-16, so about 1.1 GB with the rows' headroom.
 
 A kernel never allocates: it checks `table_room` before a game and stops when a game
 might not fit; the Python side grows the arrays (`StateTable.reserve`) and resumes.
+
+`CoveredTable` is the same map with a row only as long as its state has covered cells
+(the only actions): the values of all rows sit end to end in one pool, row r's at
+`row_start[r]:row_start[r + 1]`, in cell order. MCTS keeps it: its statistics are two
+values a cell (Q as float32, N as int32) and it stores states deep into games, most with
+many cells revealed, so a 5x5 state with k covered cells costs 8k + 24 bytes (values,
+key, start) instead of the 216 of a full row, plus the slots. It also stores many more
+states than the Q-learners (one a simulation that reaches a new one), so its table is
+the largest of the RL families at equal games.
 """
 from __future__ import annotations
 
@@ -22,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from ...cells import COVERED
 from ...engine import kernel
 
 # StateArrays.meta fields: rows used, slot mask, hash shift
@@ -223,6 +231,150 @@ class StateTable:
         if self.with_visits:
             cols.update({f"n{i}": self.visits[:n, i] for i in range(self.cells)})
         return pd.DataFrame(cols)
+
+
+# ------------------------------------------------------------------ rows of covered cells only
+class CoveredArrays(NamedTuple):
+    """A `CoveredTable` as kernels take it (`tb`). The map (`_slot`, `find_row`) is the
+    StateTable's; a row's values are met through `row_values` and `value_index`."""
+
+    slot_row: np.ndarray   # int32[slots]: the row of the state in this slot, FREE if none
+    row_keys: np.ndarray   # uint64[rows_cap, words]: each row's packed view
+    row_start: np.ndarray  # int64[rows_cap + 1]: row r's values are q[row_start[r]:row_start[r + 1]]
+    q: np.ndarray          # float32[values_cap]: a value per covered cell of each row, in cell order
+    visits: np.ndarray     # int32[values_cap]: the visit count beside each value
+    meta: np.ndarray       # int64[N_STATE_META]: SM_* fields
+
+
+@kernel
+def insert_covered(tb, key, view):
+    """The row of state `key` (packed from `view`), stored with one zero value and visit
+    count per covered cell of `view` if it was new."""
+    i = _slot(tb, key)
+    row = tb.slot_row[i]
+    if row != FREE:
+        return row
+    row = tb.meta[SM_ROWS]
+    tb.meta[SM_ROWS] = row + 1
+    tb.slot_row[i] = row
+    for w in range(key.shape[0]):
+        tb.row_keys[row, w] = key[w]
+    k = tb.row_start[row]
+    for c in range(view.shape[0]):
+        if view[c] == COVERED:
+            tb.q[k] = 0.0
+            tb.visits[k] = 0
+            k += 1
+    tb.row_start[row + 1] = k
+    return row
+
+
+@kernel
+def row_values(tb, row, view, q, visits):
+    """q[:], visits[:] = row `row`'s values spread over the cells of `view` (the view the
+    row was stored from: the same covered cells), 0 on revealed cells."""
+    k = tb.row_start[row]
+    for c in range(view.shape[0]):
+        if view[c] == COVERED:
+            q[c] = tb.q[k]
+            visits[c] = tb.visits[k]
+            k += 1
+        else:
+            q[c] = 0.0
+            visits[c] = 0
+
+
+@kernel
+def value_index(tb, row, view, cell):
+    """The index in `tb.q` / `tb.visits` of covered `cell`'s value in row `row`."""
+    k = tb.row_start[row]
+    for c in range(cell):
+        if view[c] == COVERED:
+            k += 1
+    return k
+
+
+@kernel
+def covered_room(tb, states, values):
+    """Whether `states` more states holding at most `values` values in all fit, the
+    slots kept at most half full."""
+    rows = tb.meta[SM_ROWS] + states
+    return (rows <= tb.row_keys.shape[0] and 2 * rows <= tb.meta[SM_MASK] + 1
+            and tb.row_start[tb.meta[SM_ROWS]] + values <= tb.q.shape[0])
+
+
+class CoveredTable:
+    """Whole-board states of one board size, each with a value and a visit count per
+    covered cell (see the module docstring). `reserve(states, values)` makes room.
+
+        >>> t = CoveredTable(25)
+        >>> len(t), t.words
+        (0, 2)
+    """
+
+    def __init__(self, cells: int, *, capacity: int = 1 << 12):
+        self.cells = int(cells)
+        self.words = key_words(self.cells)
+        rows = max(16, int(capacity))
+        self.row_keys = np.zeros((rows, self.words), np.uint64)
+        self.row_start = np.zeros(rows + 1, np.int64)
+        self.q = np.zeros(rows * self.cells // 2 + self.cells, np.float32)
+        self.visits = np.zeros(self.q.shape[0], np.int32)
+        self.meta = np.zeros(N_STATE_META, np.int64)
+        self._new_slots(2 * rows)
+
+    def _new_slots(self, slots: int) -> None:
+        bits = max(4, int(slots - 1).bit_length())
+        self.slot_row = np.full(1 << bits, FREE, np.int32)
+        self.meta[SM_MASK] = (1 << bits) - 1
+        self.meta[SM_SHIFT] = 64 - bits
+        _rehash(self.arrays())
+
+    def __len__(self) -> int:
+        return int(self.meta[SM_ROWS])
+
+    @property
+    def values_used(self) -> int:
+        """Values (and visit counts) stored over all rows."""
+        return int(self.row_start[len(self)])
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the table's arrays."""
+        return sum(a.nbytes for a in (self.q, self.visits, self.row_keys, self.row_start, self.slot_row, self.meta))
+
+    def arrays(self) -> CoveredArrays:
+        return CoveredArrays(self.slot_row, self.row_keys, self.row_start, self.q, self.visits, self.meta)
+
+    def reserve(self, states: int, values: int) -> None:
+        """Grow so that `states` more states with at most `values` values in all fit: rows
+        and values by a quarter again (in place where nothing else holds the arrays, as
+        `StateTable.reserve`), the slots by doubling (kept at most half full)."""
+        need = len(self) + int(states)
+        if need > self.row_keys.shape[0]:
+            rows = self.row_keys.shape[0]
+            while rows < need:
+                rows += rows // 4
+            self._resize("row_keys", rows)
+            self._resize("row_start", rows + 1)
+        need_values = self.values_used + int(values)
+        if need_values > self.q.shape[0]:
+            cap = self.q.shape[0]
+            while cap < need_values:
+                cap += cap // 4
+            self._resize("q", cap)
+            self._resize("visits", cap)
+        if 2 * need > self.slot_row.shape[0]:
+            self._new_slots(2 * max(need, self.row_keys.shape[0]))
+
+    _resize = StateTable._resize
+
+    def row(self, row: int, view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(values float32[cells], visits int32[cells]) of row `row` spread over `view`'s
+        cells (the view it was stored from), 0 on revealed cells."""
+        q, visits = np.zeros(self.cells, np.float32), np.zeros(self.cells, np.int32)
+        row_values(self.arrays(), np.int64(row), view, q, visits)
+        return q, visits
 
 
 def _grown(a: np.ndarray, rows: int) -> np.ndarray:
