@@ -74,7 +74,7 @@ REFERENCE_AGENT = "best"  # the strongest minelab solver, on the same rules
 # Run sizes per profile. paper = the paper's: 3e7 training games, evaluated every 1e5 on
 # 1e4 boards. The paper also trained MCTS on for "an additional 30 million games":
 # mcts_games=60_000_000 does that, but its table then holds about 50 million states
-# (~11 GB, more while it grows) and the run takes ~30 min more: beyond this 24 GB,
+# (several GB, more while it grows) and the run takes ~30 min more: beyond this 24 GB,
 # 2-core machine next to the other runs, so the paper profile stops at 3e7.
 SIZES = {
     "smoke": {"games": 2_000, "every": 500, "eval_games": 200, "mcts_games": 2_000, "replicates": 1,
