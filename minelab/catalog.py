@@ -1,7 +1,9 @@
-"""The README's two tables, generated: every registered agent, and every paper's notebooks.
+"""The generated tables of the README and docs/agents.md: every registered agent, every
+paper's notebooks, and every agent's parameters.
 
 `agents_table()` reads the agent registry (minelab.agents); `papers_table()` reads
-data/published/items.csv (minelab.report.load_items). The README holds each table between
+data/published/items.csv (minelab.report.load_items); `parameters_table()` reads each
+family's parameter spec (`Params`, minelab.agents.spec). Each file holds its tables between
 marker comments, and
 
     python -m minelab.catalog --write      # or: make docs
@@ -26,6 +28,7 @@ from . import agents as _agents
 from .report import PAPERS, load_items
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+AGENTS_DOC = README.parent / "docs" / "agents.md"
 
 #: the paper each agent family comes from (the family: the module or folder under
 #: minelab/agents/ it lives in); None for minelab's own.
@@ -128,20 +131,37 @@ def papers_table() -> str:
     return "\n".join(rows)
 
 
-TABLES = {"agents-table": agents_table, "papers-table": papers_table}
+def parameters_table() -> str:
+    """Every registered agent's parameters, one row each (markdown), from its family's spec:
+    name, default, what it accepts, what it does."""
+    rows = ["| agent | parameter | default | accepts | what it does |", "|---|---|---|---|---|"]
+    for name in _agents.list_agents():
+        cls = type(_agents.make_agent(name))
+        params = cls.Params.describe() if cls.Params is not None else []
+        if not params:
+            rows.append(f"| `{name}` | none | | | |")
+        for i, p in enumerate(params):
+            agent = f"`{name}`" if i == 0 else ""
+            rows.append(f"| {agent} | `{p['name']}` | `{p['default']!r}` | {_cell(p['accepts'])} | {_cell(p['doc'])} |")
+    return "\n".join(rows)
+
+
+TABLES = {"agents-table": agents_table, "papers-table": papers_table, "parameters-table": parameters_table}
+SECTIONS = {README: ("agents-table", "papers-table"), AGENTS_DOC: ("parameters-table",)}
 
 
 def _section(name: str) -> re.Pattern:
     return re.compile(rf"(<!-- {name}:start -->\n)(.*?)(<!-- {name}:end -->)", re.S)
 
 
-def rewrite(text: str) -> str:
-    """`text` (a README) with every generated section replaced by its table today."""
-    for name, make in TABLES.items():
+def rewrite(text: str, names=SECTIONS[README]) -> str:
+    """`text` (the README by default; `names` the sections a file holds) with every
+    generated section replaced by its table today."""
+    for name in names:
         pattern = _section(name)
         if not pattern.search(text):
             raise ValueError(f"no <!-- {name}:start --> ... <!-- {name}:end --> section")
-        table = make()
+        table = TABLES[name]()
         text = pattern.sub(lambda m: f"{m.group(1)}{table}\n{m.group(3)}", text, count=1)
     return text
 
@@ -149,24 +169,26 @@ def rewrite(text: str) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m minelab.catalog", description=__doc__.split("\n\n")[0])
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--write", action="store_true", help="rewrite the README's generated sections")
-    group.add_argument("--check", action="store_true", help="exit 1 when the README's tables are out of date")
-    parser.add_argument("--readme", type=Path, default=README, help="the file to rewrite (default: README.md)")
+    group.add_argument("--write", action="store_true", help="rewrite the generated sections of every file")
+    group.add_argument("--check", action="store_true", help="exit 1 when a file's tables are out of date")
+    parser.add_argument("--readme", type=Path, default=README, help="the README to rewrite (default: README.md)")
     args = parser.parse_args(argv)
     if not (args.write or args.check):
-        print(agents_table(), papers_table(), sep="\n\n")
+        print(agents_table(), papers_table(), parameters_table(), sep="\n\n")
         return 0
-    old = args.readme.read_text()
-    new = rewrite(old)
-    if args.check:
-        if new != old:
-            print(f"{args.readme}: the generated tables are out of date (python -m minelab.catalog --write)")
-            return 1
-        return 0
-    if new != old:
-        args.readme.write_text(new)
-        print(f"rewrote {args.readme}")
-    return 0
+    stale = 0
+    for path, names in ((args.readme, SECTIONS[README]), (AGENTS_DOC, SECTIONS[AGENTS_DOC])):
+        old = path.read_text()
+        new = rewrite(old, names)
+        if new == old:
+            continue
+        if args.check:
+            print(f"{path}: the generated tables are out of date (python -m minelab.catalog --write)")
+            stale = 1
+        else:
+            path.write_text(new)
+            print(f"rewrote {path}")
+    return stale
 
 
 if __name__ == "__main__":

@@ -929,10 +929,10 @@ def test_greedy_learns_to_beat_random_and_reports_its_table():
 
 
 @pytest.mark.parametrize("name, params, field", [
-    ("greedy-mab", {"epsilon": 0.5}, "epsilon"),
-    ("ucb-mab", {"epsilon": 0.1}, "epsilon"),
-    ("greedy-mab", {"c": 3.0}, "c and ucb_bonus"),
-    ("egreedy-mab", {"ucb_bonus": "optimism"}, "c and ucb_bonus"),
+    ("greedy-mab", {"epsilon": 0.5}, "greedy-mab: no parameter 'epsilon'"),
+    ("ucb-mab", {"epsilon": 0.1}, "ucb-mab: no parameter 'epsilon'"),
+    ("greedy-mab", {"c": 3.0}, "greedy-mab: no parameter 'c'"),
+    ("egreedy-mab", {"ucb_bonus": "optimism"}, "egreedy-mab: no parameter 'ucb_bonus'"),
     ("greedy-mab", {"no_flags_rule": "tiles"}, "no_flags_rule applies only with flags=False"),
     ("greedy-mab", {"flags": False, "no_flags_rule": "cells"}, "no_flags_rule must be one of"),
 ])

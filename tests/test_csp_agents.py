@@ -411,8 +411,8 @@ def test_best_decision_memo_changes_no_move():
 
 # ------------------------------------------------------------------ bad parameters
 @pytest.mark.parametrize("name, params, needle", [
-    ("csp", {"max_work": 0}, "max_work must be a positive integer"),
-    ("hcsp", {"max_work": 1.5}, "max_work must be a positive integer"),
+    ("csp", {"max_work": 0}, "max_work must be an integer >= 1"),
+    ("hcsp", {"max_work": 1.5}, "max_work must be an integer >= 1"),
     ("best", {"endgame_layouts": 5000}, "endgame_layouts must be an integer in [0, 4096]"),
     ("best", {"max_candidates": 0}, "max_candidates must be an integer >= 1"),
     ("best", {"guess_rule": "magic"}, "guess_rule must be one of"),

@@ -78,6 +78,16 @@ def test_readme_tables_are_generated():
     assert catalog.rewrite(text) == text, "README.md's tables are out of date: run `make docs`"
 
 
+def test_the_agents_page_lists_every_parameter_as_the_specs_say():
+    """docs/agents.md's parameters table is what `make docs` writes today."""
+    from minelab import catalog
+
+    text = catalog.AGENTS_DOC.read_text()
+    names = catalog.SECTIONS[catalog.AGENTS_DOC]
+    assert catalog.rewrite(text, names) == text, "docs/agents.md's parameters table is out of date: run `make docs`"
+    assert "| `best` | `max_work` |" in text and "`first_click`" in text
+
+
 def test_a_stale_table_is_caught():
     from minelab import catalog
 

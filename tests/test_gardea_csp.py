@@ -280,7 +280,7 @@ def test_fallbacks_are_recorded_in_batch_play():
 # ------------------------------------------------------------------ parameters
 @pytest.mark.parametrize("bad", [0, -5, 1.5, True, "100", None, 10**12])
 def test_bad_max_nodes_is_refused(bad):
-    with pytest.raises(ValueError, match=r"max_nodes .* must be an integer in \[1, "):
+    with pytest.raises(ValueError, match=r"max_nodes must be an integer in \[1, "):
         ml.make_agent("gardea-csp", max_nodes=bad)
 
 

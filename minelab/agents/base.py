@@ -15,6 +15,7 @@ import numpy as np
 
 from ..engine import Game, Move, as_generator
 from ..levels import Level
+from .spec import Spec
 from ..paths import BEHAVIOUR_FILE, golden_digests as _behaviour_table  # noqa: F401 (playthrough uses both)
 
 _REGISTRY: dict[str, type["Agent"]] = {}
@@ -102,16 +103,27 @@ class Agent:
     """
 
     name = "agent"
+    Params: "type[Spec] | None" = None  # the family's parameter spec (minelab.agents.spec), if it has one
     cheat = False  # True only for the labelled oracle: reads hidden mines during play
     learns = False  # True when the agent keeps learning across the games it plays
     extra_fields: tuple[str, ...] = ()  # per-game columns the agent's batch kernel adds to the records
 
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        if cls.Params is not None:  # help() and inspect show the spec's parameters, not **params
+            cls.__signature__ = cls.Params.signature()
+
     def __init__(self, seed=None):
         self.rng = as_generator(seed)
 
+    def _set_params(self, params: dict) -> None:
+        """Check `params` against the family's spec (ValueError naming the field) and keep
+        every value, defaults included, as an attribute of the same name."""
+        self.Params.make(self.name, **params).apply(self)
+
     def params(self) -> dict:
         """The parameters that define the agent, other than defaults (records, task keys, repr)."""
-        return {}
+        return {} if self.Params is None else self.Params.params_of(self)
 
     def __repr__(self) -> str:
         inner = ", ".join(f"{k}={v!r}" for k, v in self.params().items())

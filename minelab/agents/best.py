@@ -75,6 +75,7 @@ by a generation count rather than cleared) and the decision memo (`memo_find` /
 from __future__ import annotations
 
 import zlib
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -109,12 +110,14 @@ from ..probability import (
     untouched_joint,
 )
 from .base import register
+from .spec import choice, flag, integer, number
 from .why import at, num
 from .csp import (
     DC_ABORT,
     DC_GUESS,
     DC_STEP,
     CSPAgent,
+    CSPParams,
     apply_decision,
     frontier_distance,
     opening_or_certain,
@@ -1483,80 +1486,41 @@ def best_rollouts(gs, layouts, opened, candidates, s, x, cfg, rng, wins):
             wins[b, k] = st[ST_STATUS] == 1
 
 
+@dataclass(frozen=True)
+class BestParams(CSPParams):
+    """best's parameters: csp's, and the settings of the steps in the module docstring."""
+
+    endgame_layouts: int = integer(ENDGAME_LAYOUTS, 0, MAX_ENDGAME_LAYOUTS,
+                                   doc="the most layouts the exact endgame search takes (step 2)")
+    endgame_budget: int = integer(ENDGAME_BUDGET, 1, doc="layouts x cells scanned per endgame decision")
+    max_candidates: int = integer(MAX_CANDIDATES, 1, doc="guesses looked at one step ahead (step 4)")
+    guess_rule: str = choice("secondary", GUESS_RULES, doc="how the candidates of a guess are ranked (step 4)")
+    margin: float = number(0.1, 0.0, 1.0, doc="candidates within this of the least mine probability")
+    progress_weight: float = number(0.1, 0.0, 100.0, doc="the weight of progress in secondary and blend")
+    float_cut: float = number(FLOAT_CUT, 0.0, 1.0, doc="an off-frontier candidate needs (1 - float_cut) of the "
+                                                         "best safety")
+    tie_order: str = choice("corners", TIE_ORDERS, doc="order among equally safe cells (step 5)")
+    fifty_fifty: bool = flag(True, doc="guess forced 50/50s at once (step 3)")
+    wide_fifty_fifty: bool = flag(True, doc="forced 50/50s inside a larger number too")
+    memo_revealed: int = integer(MEMO_REVEALED, 0, doc="positions with at most this many revealed cells are "
+                                                        "memoised (step 6)")
+    dominance: bool = flag(True, doc="reveal a safer cell that is safe whatever the chosen one shows")
+    long_term_risk: float = number(0.0, 0.0, 1.0, doc="weight of a candidate's 50/50 influence (Hill's 0.9)")
+    pseudo_fifty_fifty: bool = flag(True, doc="guess pseudo 50/50s (step 3b)")
+
+
 @register
 class BestAgent(CSPAgent):
     """Our strongest solver: exact probabilities, exact endgame search, lookahead guesses."""
 
     name = "best"
+    Params = BestParams
     extra_fields = ("guesses", "fallbacks", "endgame_moves", "endgame_aborts")
 
-    def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, endgame_layouts: int = ENDGAME_LAYOUTS,
-                 endgame_budget: int = ENDGAME_BUDGET, max_candidates: int = MAX_CANDIDATES,
-                 guess_rule: str = "secondary", margin: float = 0.1, progress_weight: float = 0.1,
-                 float_cut: float = FLOAT_CUT, tie_order: str = "corners",
-                 fifty_fifty: bool = True, wide_fifty_fifty: bool = True, memo_revealed: int = MEMO_REVEALED,
-                 dominance: bool = True, long_term_risk: float = 0.0, pseudo_fifty_fifty: bool = True,
-                 first_click="corner"):  # 17 parameters: the kernel's settings, each checked
-        """See the module docstring; every parameter is checked here (ValueError)."""
-        super().__init__(seed, max_work, first_click)
+    def __init__(self, seed=None, **params):
+        """Parameters: `BestParams` (see the module docstring)."""
+        super().__init__(seed, **params)
         self._buffers: dict[tuple[int, int], BestBuffers] = {}
-        if guess_rule not in GUESS_RULES:
-            raise ValueError(f"guess_rule must be one of {', '.join(GUESS_RULES)}; got {guess_rule!r}")
-        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 1:  # not two-step
-            raise ValueError(f"margin must be a number in [0, 1], got {margin!r}")
-        if tie_order not in TIE_ORDERS:
-            raise ValueError(f"tie_order must be one of {', '.join(TIE_ORDERS)}; got {tie_order!r}")
-        self.tie_order = tie_order
-        if not isinstance(fifty_fifty, (bool, np.bool_)):
-            raise ValueError(f"fifty_fifty must be True or False, got {fifty_fifty!r}")
-        self.fifty_fifty = bool(fifty_fifty)
-        if not isinstance(wide_fifty_fifty, (bool, np.bool_)):
-            raise ValueError(f"wide_fifty_fifty must be True or False, got {wide_fifty_fifty!r}")
-        self.wide_fifty_fifty = bool(wide_fifty_fifty)
-        if not isinstance(dominance, (bool, np.bool_)):
-            raise ValueError(f"dominance must be True or False, got {dominance!r}")
-        self.dominance = bool(dominance)
-        if not isinstance(pseudo_fifty_fifty, (bool, np.bool_)):
-            raise ValueError(f"pseudo_fifty_fifty must be True or False, got {pseudo_fifty_fifty!r}")
-        self.pseudo_fifty_fifty = bool(pseudo_fifty_fifty)
-        if isinstance(long_term_risk, bool) or not isinstance(long_term_risk, (int, float)) \
-                or not 0 <= long_term_risk <= 1:
-            raise ValueError(f"long_term_risk must be a number in [0, 1], got {long_term_risk!r}")
-        self.long_term_risk = float(long_term_risk)
-        self.guess_rule = guess_rule
-        self.margin = float(margin)
-        if isinstance(float_cut, bool) or not isinstance(float_cut, (int, float)) or not 0 <= float_cut <= 1:
-            raise ValueError(f"float_cut must be a number in [0, 1], got {float_cut!r}")
-        self.float_cut = float(float_cut)
-        if isinstance(progress_weight, bool) or not isinstance(progress_weight, (int, float)) \
-                or not 0 <= progress_weight <= 100:  # blend and secondary
-            raise ValueError(f"progress_weight must be a number in [0, 100], got {progress_weight!r}")
-        self.progress_weight = float(progress_weight)
-        checks = (("endgame_layouts", endgame_layouts, 0, MAX_ENDGAME_LAYOUTS),
-                  ("endgame_budget", endgame_budget, 1, None), ("max_candidates", max_candidates, 1, None),
-                  ("memo_revealed", memo_revealed, 0, None))
-        for name, value, low, high in checks:
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low \
-                    or (high is not None and value > high):
-                allowed = f">= {low}" if high is None else f"in [{low}, {high}]"
-                raise ValueError(f"{name} must be an integer {allowed}, got {value!r}")
-        self.endgame_layouts = int(endgame_layouts)
-        self.endgame_budget = int(endgame_budget)
-        self.max_candidates = int(max_candidates)
-        self.memo_revealed = int(memo_revealed)
-
-    def params(self) -> dict:
-        """The parameters that differ from their defaults."""
-        out = super().params()
-        for name, default in (("endgame_layouts", ENDGAME_LAYOUTS), ("endgame_budget", ENDGAME_BUDGET),
-                              ("max_candidates", MAX_CANDIDATES), ("guess_rule", "secondary"), ("margin", 0.1),
-                              ("progress_weight", 0.1), ("float_cut", FLOAT_CUT),
-                              ("tie_order", "corners"), ("fifty_fifty", True), ("wide_fifty_fifty", True),
-                              ("memo_revealed", MEMO_REVEALED),
-                              ("dominance", True), ("long_term_risk", 0.0), ("pseudo_fifty_fifty", True)):
-            if getattr(self, name) != default:
-                out[name] = getattr(self, name)
-        return out
 
     def buffers(self, cells: int, mines: int) -> BestBuffers:
         """The agent's buffers beyond csp's for boards of `cells` cells with `mines` mines (made once)."""

@@ -27,6 +27,7 @@ make the same moves from the same seed.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -59,6 +60,7 @@ from ..probability import (
     step,
 )
 from .base import Agent, cell_to_move, register
+from .spec import Spec, choice, given, integer
 from .why import at, count, layouts, num, opening_where
 
 TIE_TOLERANCE = 1e-9
@@ -391,31 +393,30 @@ def first_cell_index(first_click, rows: int, cols: int) -> int:
     return r * cols + c
 
 
+@dataclass(frozen=True)
+class CSPParams(Spec):
+    """csp's parameters, shared by every agent built on it."""
+
+    max_work: int = integer(DEFAULT_MAX_WORK, 1, doc="search nodes per component before the local estimate")
+    first_click: object = given("corner", check_first_click, "corner, centre or a (row, col) pair",
+                                doc="the opening click")
+
+
 @register
 class CSPAgent(Agent):
     """Exact probabilities; certain moves first, else the least probable mine (ties at random)."""
 
     name = "csp"
+    Params = CSPParams
     tie_rule = TIE_RANDOM
     extra_fields = ("guesses", "fallbacks")
     _explains = True
 
-    def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, first_click="corner"):
-        """max_work: search nodes per component before the local estimate; first_click:
-        "corner", "centre" or (row, col)."""
+    def __init__(self, seed=None, **params):
+        """Parameters: see `Params` (CSPParams for csp)."""
         super().__init__(seed)
-        if isinstance(max_work, bool) or not isinstance(max_work, (int, np.integer)) or max_work < 1:
-            raise ValueError(f"max_work must be a positive integer, got {max_work!r}")
-        self.max_work = int(max_work)
-        self.first_click = check_first_click(first_click)
+        self._set_params(params)
         self._states: dict[tuple[int, int], SolverState] = {}
-
-    def params(self) -> dict:
-        """The parameters that differ from their defaults."""
-        out = {} if self.max_work == DEFAULT_MAX_WORK else {"max_work": self.max_work}
-        if self.first_click != "corner":
-            out["first_click"] = self.first_click
-        return out
 
     def first_cell(self, rows: int, cols: int) -> int:
         """The flat index of the opening click on a rows x cols board."""
@@ -517,6 +518,18 @@ class CSPAgent(Agent):
         csp_batch(gs, n_games, deal_rng, self.rng, s, self.settings(int(spec[SP_ROWS]), int(spec[SP_COLS])), out)
 
 
+@dataclass(frozen=True)
+class HCSPParams(CSPParams):
+    """hcsp's parameters (see HCSPAgent)."""
+
+    first_click: object = given("corner", lambda v: check_first_click(v, ("corner", "centre", "random")),
+                                "corner, centre, random or a (row, col) pair",
+                                doc="the opening click (random: every cell ties, the tie rule picks)")
+    frontier: str = choice("revealed", FRONTIERS, doc="what the distance is measured to")
+    metric: str = choice("chebyshev", METRICS, doc="the distance")
+    ties: str = choice("random", TIES, doc="ties left after the distance: at random or in scan order")
+
+
 @register
 class HCSPAgent(CSPAgent):
     """As csp, ties broken toward the revealed area (Legendre et al.; Buffet's HCSP).
@@ -544,32 +557,15 @@ class HCSPAgent(CSPAgent):
     """
 
     name = "hcsp"
+    Params = HCSPParams
     tie_rule = TIE_FRONTIER
 
-    def __init__(self, seed=None, max_work: int = DEFAULT_MAX_WORK, first_click="corner", frontier="revealed",
-                 metric="chebyshev", ties="random"):
-        """max_work, first_click as csp (first_click may also be "random"); frontier:
-        "revealed" (default), "constrained" or "known-mine"; metric: "chebyshev"
-        (default), "manhattan" or "euclidean"; ties: "random" (default) or "scan"."""
-        super().__init__(seed, max_work, "corner")
-        self.first_click = check_first_click(first_click, ("corner", "centre", "random"))
-        for field, value, names in (("frontier", frontier, FRONTIERS), ("metric", metric, METRICS),
-                                    ("ties", ties, TIES)):
-            if not isinstance(value, str) or value not in names:
-                raise ValueError(f"{field} must be one of {', '.join(names)}; got {value!r}")
-        self.frontier, self.metric, self.ties = frontier, metric, ties
-        codes = (FRONTIERS[frontier], METRICS[metric], TIES[ties])
+    def __init__(self, seed=None, **params):
+        super().__init__(seed, **params)
+        codes = (FRONTIERS[self.frontier], METRICS[self.metric], TIES[self.ties])
         # every option at its default: the default kernel (least_probable), moves unchanged
         self.tie_rule = (TIE_FRONTIER if codes == (0, 0, 0)
                          else TIE_VARIANT | codes[0] << 2 | codes[1] << 4 | codes[2] << 6)
-
-    def params(self) -> dict:
-        """The parameters that differ from their defaults."""
-        out = super().params()
-        for field, default in (("frontier", "revealed"), ("metric", "chebyshev"), ("ties", "random")):
-            if getattr(self, field) != default:
-                out[field] = getattr(self, field)
-        return out
 
     def first_cell(self, rows: int, cols: int) -> int:
         """The flat index of the opening click (RANDOM_FIRST: drawn at the opening)."""

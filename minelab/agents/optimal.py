@@ -21,6 +21,7 @@ solver, not the loop).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -41,6 +42,7 @@ from ..engine import (
 from ..levels import Level
 from .base import Agent, cell_to_move, register
 from .csp import check_first_click
+from .spec import Spec, given
 from .why import LazyWhy, at, layouts, num
 
 
@@ -52,6 +54,15 @@ def _exact():
     return exact
 
 
+@dataclass(frozen=True)
+class OptimalParams(Spec):
+    """optimal's parameters."""
+
+    first_click: object = given("corner", lambda v: check_first_click(v, ("corner", "best")),
+                                "corner, best or a (row, col) pair",
+                                doc="the opening click (best: the cell of greatest exact win probability)")
+
+
 @register
 class OptimalAgent(LazyWhy, Agent):
     """Exact optimal play (small boards only): certain cells first, else the cell of
@@ -61,16 +72,13 @@ class OptimalAgent(LazyWhy, Agent):
     extra_fields = ("guesses",)
     _explains = True
 
-    def __init__(self, seed=None, first_click="corner"):
-        """first_click: "corner" (default), "best" or (row, col). `seed` is accepted
-        for the common interface; the agent is deterministic."""
-        super().__init__(seed)
-        self.first_click = check_first_click(first_click, ("corner", "best"))
-        self._checked: set[Level] = set()
+    Params = OptimalParams
 
-    def params(self) -> dict:
-        """The parameters that differ from their defaults."""
-        return {} if self.first_click == "corner" else {"first_click": self.first_click}
+    def __init__(self, seed=None, **params):
+        """`seed` is accepted for the common interface; the agent is deterministic."""
+        super().__init__(seed)
+        self._set_params(params)
+        self._checked: set[Level] = set()
 
     def check_level(self, level: Level) -> Level:
         """`level` if the exact solver can play it, else a ValueError naming the limit."""

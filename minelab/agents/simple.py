@@ -9,13 +9,14 @@ looks up with probability `lookup`, otherwise reveals a uniformly random covered
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 
-import numpy as np
 
 from ..cells import REVEAL
 from ..engine import (ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell, random_covered_cell,
                       record_game)
 from .base import Agent, cell_to_move, register
+from .spec import Spec, number
 from .why import at, count, covered_cells, num
 
 
@@ -95,6 +96,13 @@ def oracle_batch(gs, n_games, deal_rng, lookup, agent_rng, out):
         record_game(gs, out, g)
 
 
+@dataclass(frozen=True)
+class OracleParams(Spec):
+    """oracle's parameters."""
+
+    lookup: float = number(1.0, 0.0, 1.0, doc="the share of decisions that read the mines")
+
+
 @register
 class OracleAgent(Agent):
     """CHEAT: reads the hidden mines and reveals safe cells in scan order. A ceiling, not a
@@ -105,15 +113,11 @@ class OracleAgent(Agent):
     cheat = True
     _explains = True
 
-    def __init__(self, seed=None, *, lookup: float = 1.0):
-        super().__init__(seed)
-        if isinstance(lookup, bool) or not isinstance(lookup, (int, float, np.integer, np.floating)) \
-                or not 0.0 <= float(lookup) <= 1.0:
-            raise ValueError(f"lookup must be a fraction in [0, 1], got {lookup!r}")
-        self.lookup = float(lookup)
+    Params = OracleParams
 
-    def params(self) -> dict:
-        return {} if self.lookup == 1.0 else {"lookup": self.lookup}
+    def __init__(self, seed=None, **params):
+        super().__init__(seed)
+        self._set_params(params)
 
     def _choose(self, game):
         gs = game._gs

@@ -52,6 +52,7 @@ get the same decisions from the same stream).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -59,10 +60,11 @@ import numpy as np
 from ..cells import COVERED, ONGOING, REVEAL, WON
 from ..engine import (SP_COLS, SP_MINES, SP_ROWS, ST_REVEALED, ST_STATUS, GameState, begin_game, kernel,
                       neighbour_counts, open_cell, record_game, uniform_below)
-from ..probability import CERTAIN_MINE, DEFAULT_MAX_WORK, STAT_FALLBACKS, sample_layout
+from ..probability import CERTAIN_MINE, STAT_FALLBACKS, sample_layout
 from .base import register
-from .csp import (DC_GUESS, TIE_FRONTIER, TIE_RANDOM, TIE_TOLERANCE, CSPAgent, SolverState, apply_decision,
+from .csp import (DC_GUESS, CSPParams, TIE_FRONTIER, TIE_RANDOM, TIE_TOLERANCE, CSPAgent, SolverState, apply_decision,
                   least_probable, new_solver_state, opening_or_certain)
+from .spec import ALWAYS, choice, integer
 from .rl.table import FREE, SM_ROWS, StateTable, find_row, insert_row, pack_view
 from .why import at, num
 
@@ -295,36 +297,34 @@ def tree_batch(gs, n_games, deal_rng, agent_rng, s, sim_s, tb, cfg, work, out):
 
 
 # ------------------------------------------------------------------ the agents
+@dataclass(frozen=True)
+class TreeParams(CSPParams):
+    """oh's parameters (csp's, and the search's)."""
+
+    simulations: int = integer(10_000, 1, keep=ALWAYS,
+                               doc="simulations per decision (the paper: 10,000; 100 on 16x16 and 16x30)")
+    expand: int = integer(EXPAND, 0, doc="the tree policy once a position has more than this many simulations")
+    reward: str = choice("win", REWARDS, doc="a simulation's reward: win (1 / 0) or progress (share revealed)")
+
+
+@dataclass(frozen=True)
+class UCTParams(TreeParams):
+    """uct's parameters (oh's, and the policy below the tree)."""
+
+    default: str = choice("csp", DEFAULT_POLICIES, doc="the choice below the tree: csp's, or at random")
+
+
 class TreeSearchAgent(CSPAgent):
     """Shared by `uct` and `oh`: csp's play between guesses, a search at each guess."""
 
     name = "tree-search"
+    Params = TreeParams
     candidate_rule = CAND_ALL
     extra_fields = ("guesses", "fallbacks", "simulations")
 
-    def __init__(self, seed=None, simulations: int = 10_000, first_click="corner", expand: int = EXPAND,
-                 reward: str = "win", max_work: int = DEFAULT_MAX_WORK):
-        """simulations: per decision (the paper: 10,000; 100 on 16x16 and 16x30); expand:
-        the tree policy once a position has more than this many simulations (5); reward:
-        "win" (1 / 0) or "progress" (share of safe cells revealed)."""
-        super().__init__(seed, max_work=max_work, first_click=first_click)
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}; got {reward!r}")
-        self.reward = reward
-        for field, value, lo in (("simulations", simulations, 1), ("expand", expand, 0)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
-                raise ValueError(f"{field} must be an integer >= {lo}, got {value!r}")
-        self.simulations = int(simulations)
-        self.expand = int(expand)
+    def __init__(self, seed=None, **params):
+        super().__init__(seed, **params)
         self._search: dict[tuple[int, int], tuple] = {}
-
-    def params(self) -> dict:
-        out = {"simulations": self.simulations}
-        if self.expand != EXPAND:
-            out["expand"] = self.expand
-        if self.reward != "win":
-            out["reward"] = self.reward
-        return {**out, **super().params()}
 
     @property
     def policy(self) -> int:
@@ -384,25 +384,12 @@ class UCTAgent(TreeSearchAgent):
     (default="csp") or a uniformly random one (default="random")."""
 
     name = "uct"
+    Params = UCTParams
     candidate_rule = CAND_ALL
-
-    def __init__(self, seed=None, simulations: int = 10_000, default: str = "csp", first_click="corner",
-                 expand: int = EXPAND, reward: str = "win", max_work: int = DEFAULT_MAX_WORK):
-        super().__init__(seed, simulations=simulations, first_click=first_click, expand=expand, reward=reward,
-                         max_work=max_work)
-        if default not in DEFAULT_POLICIES:
-            raise ValueError(f"default must be one of {', '.join(DEFAULT_POLICIES)}; got {default!r}")
-        self.default = default
 
     @property
     def policy(self) -> int:
         return DEFAULT_POLICIES[self.default]
-
-    def params(self) -> dict:
-        out = super().params()
-        if self.default != "csp":
-            out["default"] = self.default
-        return out
 
 
 @register

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import copy
 import weakref
+from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
 from ...engine import SP_COLS, SP_ROWS, Move
 from ..base import Agent, register
+from ..spec import ALWAYS, Spec, choice, flag, integer, number
 from .caches import WC_NMOVES, BanditWork, new_bandit_work
 from .config import (
     END_LEARNING,
@@ -32,17 +33,59 @@ from .table import INSERTS_PER_CELL, TM_T, KeyTable
 from .why import before_step, explain_step, knowledge_of
 
 
-def _check_choice(field, value, allowed):
-    if value not in allowed:
-        raise ValueError(f"{field} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
-    return allowed.index(value)
+def _without_flags(agent) -> bool:
+    """no_flags_rule defines the agent only when it plays without flags."""
+    return not agent.flags
 
 
-def _check_rate(field, value, lo_open=False):
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(value) or value < 0 or (lo_open and value == 0):
-        raise ValueError(f"{field} must be a finite number {'> 0' if lo_open else '>= 0'}, got {value!r}")
-    return float(value)
+def _never(agent) -> bool:
+    """A sizing hint (the table's first capacity): no part of what the agent is."""
+    return False
+
+
+@dataclass(frozen=True)
+class BanditParams(Spec):
+    """greedy-mab's parameters; every other agent of the family adds its own."""
+
+    flags: bool = flag(True, keep=ALWAYS, doc="flag the mines it deduces (False: the no-flags reading)")
+    symmetries: bool = flag(True, keep=ALWAYS, doc="key a window by its 8 symmetries as one")
+    first_move: str = choice("first-zero", FIRST_MOVES, keep=ALWAYS, doc="how a game opens")
+    end_learning: str = choice("last-all", END_LEARNING, keep=ALWAYS,
+                               doc="which of a lost game's actions learn the loss")
+    learning: bool = flag(True, keep=ALWAYS, doc="False: play on what it knows, learning nothing")
+    no_flags_rule: str = choice("pairs", NO_FLAGS_RULES, keep=_without_flags,
+                                doc="without flags: what an action is (a window pair, or a tile)")
+    capacity: int = integer(1 << 16, 16, keep=_never, doc="the table's first capacity (it grows)")
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.flags and self.no_flags_rule != "pairs":
+            raise ValueError("no_flags_rule applies only with flags=False")
+
+
+@dataclass(frozen=True)
+class EpsilonParams(BanditParams):
+    """egreedy-mab's parameters."""
+
+    epsilon: float = number(0.01, 0.0, 1.0, keep=ALWAYS, doc="the chance of a random action")
+
+
+@dataclass(frozen=True)
+class UCBParams(BanditParams):
+    """ucb-mab's parameters."""
+
+    c: float = number(0.1, 0.0, keep=ALWAYS, doc="the bonus's weight")
+    ucb_bonus: str = choice("certainty", UCB_BONUS, keep=ALWAYS, doc="what the bonus rewards")
+
+
+@dataclass(frozen=True)
+class StateActionParams(BanditParams):
+    """sa-greedy's parameters (its keys are whole boards: no symmetries to switch off)."""
+
+    def __post_init__(self):
+        super().__post_init__()
+        if not self.symmetries:
+            raise ValueError("symmetries: the state-action agent has none to switch off")
 
 
 class BanditAgent(Agent):
@@ -58,55 +101,23 @@ class BanditAgent(Agent):
     extra_fields = ("actions", "perfect")
     mode = MODE_WINDOW
     policy = "greedy"
+    Params = BanditParams
 
-    # Twelve keywords, one per option the paper or its program varies (policy rates, the
-    # Fig 10 ablations, the text-vs-code variants): each is a named, documented switch.
-    def __init__(self, seed=None, *, epsilon: float = 0.0, c: float = 0.0, flags: bool = True,
-                 symmetries: bool = True, first_move: str = "first-zero", end_learning: str = "last-all",
-                 ucb_bonus: str = "certainty", learning: bool = True, no_flags_rule: str = "pairs",
-                 capacity: int = 1 << 16):
+    # the options of the other policies, at the values that leave this one's play as it is
+    epsilon, c, ucb_bonus = 0.0, 0.0, "certainty"
+
+    def __init__(self, seed=None, **params):
         super().__init__(seed)
-        for field, v in (("flags", flags), ("symmetries", symmetries), ("learning", learning)):
-            if not isinstance(v, (bool, np.bool_)):
-                raise ValueError(f"{field} must be True or False, got {v!r}")
-        self.epsilon = _check_rate("epsilon", epsilon)
-        if self.epsilon > 1:
-            raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
-        self.c = _check_rate("c", c)
-        if self.policy != "egreedy" and self.epsilon != 0:
-            raise ValueError(f"epsilon applies to the egreedy-mab agent only, not {self.name}")
-        if self.policy != "ucb" and (self.c != 0 or ucb_bonus != "certainty"):
-            raise ValueError(f"c and ucb_bonus apply to the ucb-mab agent only, not {self.name}")
-        self.flags, self.symmetries, self.learning = bool(flags), bool(symmetries), bool(learning)
-        self.first_move, self.end_learning, self.ucb_bonus = first_move, end_learning, ucb_bonus
-        self.no_flags_rule = no_flags_rule
-        if self.flags and no_flags_rule != "pairs":
-            raise ValueError("no_flags_rule applies only with flags=False")
-        if isinstance(capacity, bool) or not isinstance(capacity, (int, np.integer)) or capacity < 16:
-            raise ValueError(f"capacity must be an integer >= 16, got {capacity!r}")
+        self._set_params(params)
         self.cfg = BanditConfig(
-            policy=_check_choice("policy", self.policy, POLICIES), flags=int(self.flags),
-            symmetries=int(self.symmetries), first_move=_check_choice("first_move", first_move, FIRST_MOVES),
-            end_learning=_check_choice("end_learning", end_learning, END_LEARNING),
-            ucb_bonus=_check_choice("ucb_bonus", ucb_bonus, UCB_BONUS), learning=int(self.learning),
-            mode=int(self.mode), no_flags_rule=_check_choice("no_flags_rule", no_flags_rule, NO_FLAGS_RULES),
-            epsilon=self.epsilon, c=self.c)
-        self.keys = KeyTable(capacity)
+            policy=POLICIES.index(self.policy), flags=int(self.flags), symmetries=int(self.symmetries),
+            first_move=FIRST_MOVES.index(self.first_move), end_learning=END_LEARNING.index(self.end_learning),
+            ucb_bonus=UCB_BONUS.index(self.ucb_bonus), learning=int(self.learning), mode=int(self.mode),
+            no_flags_rule=NO_FLAGS_RULES.index(self.no_flags_rule), epsilon=self.epsilon, c=self.c)
+        self.keys = KeyTable(self.capacity)
         self._work: dict[tuple[int, int], BanditWork] = {}  # batch scratch, per board shape
         self._game_work = weakref.WeakKeyDictionary()  # interactive: each Game has its own records
         self._cells = None  # state-action agents are tied to one board size
-
-    def params(self) -> dict:
-        out = {"flags": self.flags, "symmetries": self.symmetries, "first_move": self.first_move,
-               "end_learning": self.end_learning, "learning": self.learning}
-        if not self.flags:
-            out["no_flags_rule"] = self.no_flags_rule
-        if self.policy == "egreedy":
-            out["epsilon"] = self.epsilon
-        if self.policy == "ucb":
-            out["c"] = self.c
-            out["ucb_bonus"] = self.ucb_bonus
-        return out
 
     # --- knowledge -----------------------------------------------------------------
     def table(self) -> pd.DataFrame:
@@ -215,8 +226,7 @@ class EpsilonGreedyBandit(BanditAgent):
     name = "egreedy-mab"
     policy = "egreedy"
 
-    def __init__(self, seed=None, *, epsilon: float = 0.01, **kw):
-        super().__init__(seed, epsilon=epsilon, **kw)
+    Params = EpsilonParams
 
 
 @register
@@ -226,8 +236,7 @@ class UCBBandit(BanditAgent):
     name = "ucb-mab"
     policy = "ucb"
 
-    def __init__(self, seed=None, *, c: float = 0.1, **kw):
-        super().__init__(seed, c=c, **kw)
+    Params = UCBParams
 
 
 @register
@@ -239,7 +248,4 @@ class StateActionGreedy(BanditAgent):
     policy = "greedy"
     mode = MODE_STATE_ACTION
 
-    def __init__(self, seed=None, **kw):
-        if not kw.get("symmetries", True):
-            raise ValueError("symmetries: the state-action agent has none to switch off")
-        super().__init__(seed, **kw)
+    Params = StateActionParams

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import weakref
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -23,7 +24,8 @@ from ...engine import (
 from ..base import Agent, cell_to_move, register
 from ..saved import pickled, unpickled
 from ..why import at, cell_values, count, num
-from .common import EMPTY, FEATURES, MINE, N_STATES, PICK_EMPTY, PICKS, _check_choice, _check_number
+from ..spec import Spec, choice, integer, number
+from .common import EMPTY, FEATURES, MINE, N_STATES, PICK_EMPTY, PICKS
 
 
 # ============================================================================ Naive Bayes
@@ -219,13 +221,11 @@ def new_nb_work(cells: int, positions: int) -> NBWork:
 
 
 class _NaiveBayes:
-    """The Conditional model's parameters, memory (per board shape) and per-game work."""
+    """The Conditional model's parameters (checked by ConditionalParams), memory (per
+    board shape) and per-game work."""
 
     def __init__(self, radius, features, alpha, pick):
-        self.radius = _check_number("radius", radius, 1, 8, integer=True)
-        self.features = _check_choice("features", features, FEATURES)
-        self.alpha = _check_number("alpha", alpha, 0.0)
-        self.pick = _check_choice("pick", pick, PICKS)
+        self.radius, self.features, self.alpha, self.pick = radius, features, alpha, pick
         self.positions = (2 * self.radius + 1) ** 2 - 1
         self._memory: dict[tuple[int, int], tuple[np.ndarray, NBTables]] = {}
         self._batch_work: dict[tuple[int, int], NBWork] = {}
@@ -238,10 +238,6 @@ class _NaiveBayes:
     @property
     def pick_code(self) -> int:
         return PICKS.index(self.pick)
-
-    def params(self) -> dict:
-        defaults = {"radius": 1, "features": "position", "alpha": 1.0, "pick": "random-empty"}
-        return {k: getattr(self, k) for k, v in defaults.items() if getattr(self, k) != v}
 
     def memory(self, rows: int, cols: int) -> tuple[np.ndarray, NBTables]:
         """(the neighbour-position table, the learnt tables) for this board shape."""
@@ -268,6 +264,16 @@ class _NaiveBayes:
             nb_learn(game._gs.mine, tab, work, self.alpha, self.pooled)
 
 
+@dataclass(frozen=True)
+class ConditionalParams(Spec):
+    """conditional's parameters."""
+
+    radius: int = integer(1, 1, 8, doc="the neighbourhood a cell is classified from")
+    features: str = choice("position", FEATURES, doc="position: each neighbour apart; pooled: counts only")
+    alpha: float = number(1.0, 0.0, doc="additive smoothing (1: add-one)")
+    pick: str = choice("random-empty", PICKS, doc="a random cell classified Empty, or the likeliest Empty")
+
+
 @register
 class ConditionalAgent(Agent):
     """The blog's Conditional model: a Naive Bayes classifier of each covered cell from its
@@ -279,13 +285,12 @@ class ConditionalAgent(Agent):
     learns = True
     _explains = True
 
-    def __init__(self, seed=None, *, radius: int = 1, features: str = "position", alpha: float = 1.0,
-                 pick: str = "random-empty"):
-        super().__init__(seed)
-        self.nb = _NaiveBayes(radius, features, alpha, pick)
+    Params = ConditionalParams
 
-    def params(self) -> dict:
-        return self.nb.params()
+    def __init__(self, seed=None, **params):
+        super().__init__(seed)
+        self._set_params(params)
+        self.nb = _NaiveBayes(self.radius, self.features, self.alpha, self.pick)
 
     def tables(self, rows: int, cols: int) -> NBTables:
         """What it has learnt on rows x cols boards (counts, observations, log tables)."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import weakref
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -25,6 +26,7 @@ from ...engine import (
 from ..base import Agent, cell_to_move, register
 from ..rl.table import SM_ROWS, StateArrays, StateTable, find_row, insert_row, table_room
 from ..saved import pickled, unpickled
+from ..spec import Spec, choice, integer, number
 from ..why import at, count, num
 from .common import (
     BACKUP_EXPECT,
@@ -37,8 +39,6 @@ from .common import (
     REWARD_STEP,
     REWARD_SUCCESS,
     SUB,
-    _check_choice,
-    _check_number,
 )
 
 # ============================================================================= graphical
@@ -668,6 +668,15 @@ def window_key(view, top: tuple[int, int]) -> int:
     return int(pack_window(v.ravel(), v.shape[1], top[0] * v.shape[1] + top[1]))
 
 
+@dataclass(frozen=True)
+class GraphicalParams(Spec):
+    """graphical's parameters."""
+
+    depth: int = integer(MAX_DEPTH, 1, MAX_DEPTH, doc="steps of the sub-grid game searched (9: all of it)")
+    backup: str = choice("expectation", BACKUPS, doc="expectation, or path: the printed recursion")
+    unseen: float = number(0.0, REWARD_FAILURE, REWARD_SUCCESS * MAX_DEPTH, doc="the value of an action never tried")
+
+
 @register
 class GraphicalAgent(Agent):
     """The blog's Graphical model: an MDP over 3x3 sub-grids of the board, transition
@@ -681,24 +690,14 @@ class GraphicalAgent(Agent):
     _explains = True
     extra_fields = ("states",)  # sub-grid states stored after each game
 
-    def __init__(self, seed=None, *, depth: int = MAX_DEPTH, backup: str = "expectation", unseen: float = 0.0):
+    Params = GraphicalParams
+
+    def __init__(self, seed=None, **params):
         super().__init__(seed)
-        self.depth = _check_number("depth", depth, 1, MAX_DEPTH, integer=True)
-        self.backup = _check_choice("backup", backup, BACKUPS)
-        self.unseen = _check_number("unseen", unseen, REWARD_FAILURE, REWARD_SUCCESS * MAX_DEPTH)
+        self._set_params(params)
         self._memory: dict[tuple[int, int], GraphMemory] = {}
         self._batch_work: dict[int, GraphWork] = {}
         self._game_work = weakref.WeakKeyDictionary()
-
-    def params(self) -> dict:
-        out = {}
-        if self.depth != MAX_DEPTH:
-            out["depth"] = self.depth
-        if self.backup != "expectation":
-            out["backup"] = self.backup
-        if self.unseen != 0.0:
-            out["unseen"] = self.unseen
-        return out
 
     @property
     def config(self) -> GraphConfig:

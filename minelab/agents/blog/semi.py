@@ -1,6 +1,7 @@
 """The blog's Semi-deterministic model: inference, then a fallback model (see minelab.agents.blog)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -23,7 +24,8 @@ from ...engine import (
 from ..base import Agent, cell_to_move, register
 from ..saved import pickled, unpickled
 from ..why import at, count
-from .common import FALLBACKS, _check_choice
+from ..spec import Spec, choice, flag
+from .common import FALLBACKS
 from .conditional import _NaiveBayes, nb_decide, nb_learn, nb_observe, nb_why, new_nb_work
 
 
@@ -137,6 +139,14 @@ def semi_batch(gs, n_games, deal_rng, rng, w, fallback, avoid, near, tab, nbw, p
         out[g, N_RECORD] = guesses
 
 
+@dataclass(frozen=True)
+class SemiParams(Spec):
+    """semi-deterministic's parameters."""
+
+    fallback: str = choice("random", FALLBACKS, doc="the model that decides when no cell is inferred safe")
+    avoid_mines: bool = flag(False, doc="keep the fallback off the inferred mines")
+
+
 @register
 class SemiDeterministicAgent(Agent):
     """The blog's Semi-deterministic model: infers certain mines (a number equal to its
@@ -149,23 +159,14 @@ class SemiDeterministicAgent(Agent):
     extra_fields = ("guesses",)
     _explains = True
 
-    def __init__(self, seed=None, *, fallback: str = "random", avoid_mines: bool = False):
+    Params = SemiParams
+
+    def __init__(self, seed=None, **params):
         super().__init__(seed)
-        self.fallback = _check_choice("fallback", fallback, FALLBACKS)
-        if not isinstance(avoid_mines, (bool, np.bool_)):
-            raise ValueError(f"avoid_mines must be True or False, got {avoid_mines!r}")
-        self.avoid_mines = bool(avoid_mines)
+        self._set_params(params)
         self.learns = self.fallback == "conditional"
         self.nb = _NaiveBayes(1, "position", 1.0, "random-empty")
         self._work: dict[int, SemiWork] = {}
-
-    def params(self) -> dict:
-        out = {}
-        if self.fallback != "random":
-            out["fallback"] = self.fallback
-        if self.avoid_mines:
-            out["avoid_mines"] = True
-        return out
 
     @property
     def _fb(self) -> int:

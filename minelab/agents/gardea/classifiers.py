@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -57,11 +58,11 @@ from ...cells import COVERED
 from ...engine import (SP_COLS, SP_ROWS, ST_DEALT, ST_STATUS, _tables, begin_game, deal_first_click, kernel,
                        open_cell, random_covered_cell, record_game, uniform_below)
 from ..base import register
+from ..spec import choice, given, integer, number
 from ..why import at, count, num
-from .samples import (FEATURE_CODES, PERIMETER_PROB, TARGETS, any_revealed, board_states, check_perimeter_prob,
-                      check_radius, generate, move_accuracy, n_features, negative_share, perimeter_mask,
-                      window_features)
-from .trained import TrainedAgent
+from .samples import (FEATURE_CODES, PERIMETER_PROB, TARGETS, any_revealed, board_states, generate, move_accuracy,
+                      n_features, negative_share, perimeter_mask, window_features)
+from .trained import TrainedAgent, TrainedParams
 
 ENCODINGS = ("integer", "onehot")
 ENC_INTEGER, ENC_ONEHOT = range(2)
@@ -230,12 +231,6 @@ def local_model(model: dict) -> LocalModel:
                       support=arr("support"), dual=arr("dual"))
 
 
-def _choice(name: str, value, allowed):
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
-    return value
-
-
 def _positive(name: str, value) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= 0:
         raise ValueError(f"{name} must be a positive number, got {value!r}")
@@ -258,31 +253,39 @@ def sklearn_class_weight(cw):
     return {False: 1.0, True: cw} if isinstance(cw, float) else cw
 
 
+@dataclass(frozen=True)
+class LocalClassifierParams(TrainedParams):
+    """gardea-logreg's parameters: the training's, the window's and the classifier's."""
+
+    radius: int = integer(1, 1, doc="the window's radius (1: 8 features)")
+    encoding: str = choice("integer", ENCODINGS, doc="a window cell as one integer, or one-hot")
+    perimeter_prob: float = number(PERIMETER_PROB, 0.0, 1.0, doc="the training generator's perimeter probability")
+    class_weight: object = given("balanced", check_class_weight, "balanced, None or a positive number",
+                                 doc="the positive class's weight")
+    C: float = number(1.0, 0.0, lo_open=True, doc="inverse regularisation")
+    first_click: str = choice("corner", FIRST_CLICKS, doc="the first probe")
+    targets: str = choice("perimeter", TARGETS, doc="train on and score the perimeter, or every covered cell")
+
+
+@dataclass(frozen=True)
+class SVMParams(LocalClassifierParams):
+    """gardea-svm's parameters: gardea-logreg's, and the kernel."""
+
+    kernel: str = choice("linear", SVM_KERNELS, doc="linear (liblinear) or rbf (libsvm)")
+    gamma: object = given("scale", lambda g: g if isinstance(g, str) and g == "scale" else _gamma(g),
+                          "scale or a positive number", doc="the rbf width")
+
+
 class LocalClassifierAgent(TrainedAgent):
     """Base of the local classifiers (see the module docstring); a family sets `_estimator`."""
 
     transfers = True  # local windows mean the same on any board
     _explains = True
-    _DEFAULTS = {"radius": 1, "encoding": "integer", "perimeter_prob": PERIMETER_PROB, "class_weight": "balanced",
-                 "C": 1.0, "first_click": "corner", "targets": "perimeter"}
+    Params = LocalClassifierParams
 
-    def __init__(self, seed=None, *, radius: int = 1, encoding: str = "integer",
-                 perimeter_prob: float = PERIMETER_PROB, class_weight="balanced", C: float = 1.0,
-                 first_click: str = "corner", targets: str = "perimeter", train_level=None, train_size=None,
-                 train_seed: int = 0):
-        super().__init__(seed, train_level=train_level, train_size=train_size, train_seed=train_seed)
-        self.radius = check_radius(radius)
-        self.encoding = _choice("encoding", encoding, ENCODINGS)
-        self.perimeter_prob = check_perimeter_prob(perimeter_prob)
-        self.class_weight = check_class_weight(class_weight)
-        self.C = _positive("C", C)
-        self.first_click = _choice("first_click", first_click, FIRST_CLICKS)
-        self.targets = _choice("targets", targets, TARGETS)
+    def __init__(self, seed=None, **params):
+        super().__init__(seed, **params)
         self._scratch: dict[int, Scratch] = {}
-
-    def hyperparams(self) -> dict:
-        """The parameters that differ from their defaults."""
-        return {k: getattr(self, k) for k, v in self._DEFAULTS.items() if getattr(self, k) != v}
 
     # --- training ----------------------------------------------------------------
     def _estimator(self, seed: int):
@@ -440,17 +443,7 @@ class SVMAgent(LocalClassifierAgent):
     """
 
     name = "gardea-svm"
-    _DEFAULTS = {**LocalClassifierAgent._DEFAULTS, "kernel": "linear", "gamma": "scale"}
-
-    def __init__(self, seed=None, *, kernel: str = "linear", gamma="scale", radius: int = 1, encoding: str = "integer",
-                 perimeter_prob: float = PERIMETER_PROB, class_weight="balanced", C: float = 1.0,
-                 first_click: str = "corner", targets: str = "perimeter", train_level=None, train_size=None,
-                 train_seed: int = 0):
-        super().__init__(seed, radius=radius, encoding=encoding, perimeter_prob=perimeter_prob,
-                         class_weight=class_weight, C=C, first_click=first_click, targets=targets,
-                         train_level=train_level, train_size=train_size, train_seed=train_seed)
-        self.kernel = _choice("kernel", kernel, SVM_KERNELS)
-        self.gamma = gamma if gamma == "scale" else _gamma(gamma)
+    Params = SVMParams
 
     def _estimator(self, seed: int):
         from sklearn.svm import SVC, LinearSVC

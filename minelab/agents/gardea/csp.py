@@ -72,6 +72,7 @@ opening corner included) and `crap_shoots` (guesses made by rule 4).
 from __future__ import annotations
 
 import weakref
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -92,6 +93,7 @@ from ...engine import (
     uniform_below,
 )
 from ..base import Agent, cell_to_move, register
+from ..spec import ALWAYS, Spec, integer
 from ..why import at, count, num
 
 DEFAULT_MAX_NODES = 200_000
@@ -847,6 +849,14 @@ def gardea_batch(gs, ws, max_nodes, n_games, deal_rng, agent_rng, out):
 
 
 # ------------------------------------------------------------------ the agent
+@dataclass(frozen=True)
+class GardeaCSPParams(Spec):
+    """gardea-csp's parameters."""
+
+    max_nodes: int = integer(DEFAULT_MAX_NODES, 1, MAX_NODES_LIMIT, keep=ALWAYS,
+                             doc="backtracking assignments allowed per coupled set")
+
+
 @register
 class GardeaCSPAgent(Agent):
     """Gardea et al. (2015)'s CSP solver: equation strategy, backtracking over coupled
@@ -856,18 +866,13 @@ class GardeaCSPAgent(Agent):
     extra_fields = ("fallbacks", "guesses", "crap_shoots")
     _explains = True
 
-    def __init__(self, seed=None, *, max_nodes: int = DEFAULT_MAX_NODES):
+    Params = GardeaCSPParams
+
+    def __init__(self, seed=None, **params):
         super().__init__(seed)
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) \
-                or not 1 <= max_nodes <= MAX_NODES_LIMIT:
-            raise ValueError(f"max_nodes (backtracking assignments allowed per coupled set) must be an "
-                             f"integer in [1, {MAX_NODES_LIMIT}], got {max_nodes!r}")
-        self.max_nodes = int(max_nodes)
+        self._set_params(params)
         self._work: dict[tuple[int, int], GardeaWork] = {}
         self._game_work = weakref.WeakKeyDictionary()
-
-    def params(self) -> dict:
-        return {"max_nodes": self.max_nodes}
 
     def _work_for(self, rows, cols):
         key = (rows, cols)

@@ -52,6 +52,7 @@ seen in training) and `off_frontier_moves` (decisions by the exception).
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -63,10 +64,10 @@ from ...levels import Level
 from ..base import register
 from ..csp import check_first_click, first_cell_index
 from ..why import at, cell_values, count, num, opening_where, value_range
-from ..rl.common import check_rate
+from ..spec import choice, given, number
 from ..rl.table import (FREE, SM_MASK, SM_ROWS, SM_SHIFT, N_STATE_META, StateArrays, StateTable, _grown, _rehash,
                         find_row, insert_row, key_words, pack_view, table_room)
-from .trained import TrainedAgent
+from .trained import TrainedAgent, TrainedParams
 
 ALGORITHMS = (2, 3)
 UNSEEN_RULES = ("frontier", "covered")
@@ -340,10 +341,33 @@ def _check_model(model: dict, cells: int) -> None:
                          f"{key_words(cells)}], values float32[n, {cells}] and visits int64[n]")
 
 
-def _choice(field: str, value, names) -> int:
-    if not isinstance(value, str) or value not in names:
-        raise ValueError(f"{field} must be one of {', '.join(map(repr, names))}; got {value!r}")
-    return names.index(value)
+def _algorithm(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value not in ALGORITHMS:
+        raise ValueError(f"algorithm must be 2 or 3 (the paper's Algorithms 2 and 3), got {value!r}")
+    return int(value)
+
+
+def _eta_counts(agent) -> bool:
+    """eta defines the agent only under Algorithm 2 (Algorithm 3 has no learning rate)."""
+    return agent.algorithm == 2 and agent.eta != DEFAULT_ETA
+
+
+def _empty_array_counts(agent) -> bool:
+    """empty_array defines the agent only under Algorithm 3 (Algorithm 2 never meets it)."""
+    return agent.algorithm == 3 and agent.empty_array != EMPTY_RULES[0]
+
+
+@dataclass(frozen=True)
+class GardeaQParams(TrainedParams):
+    """gardea-q's parameters: the training's, and the paper's Algorithm and its options."""
+
+    algorithm: int = given(3, _algorithm, "2 or 3", doc="the paper's Algorithm 2 or 3")
+    eta: float = number(DEFAULT_ETA, 0.0, 1.0, lo_open=True, keep=_eta_counts, doc="Algorithm 2's learning rate")
+    first_click: object = given("corner", check_first_click, "corner, centre or a (row, col) pair",
+                                doc="the first probe, in training and play")
+    unseen: str = choice(UNSEEN_RULES[0], UNSEEN_RULES, doc="where it plays in a state training never saw")
+    empty_array: str = choice(EMPTY_RULES[0], EMPTY_RULES, keep=_empty_array_counts,
+                              doc="Algorithm 3 with no safe frontier cell: an off-frontier cell, or stop")
 
 
 @register
@@ -358,42 +382,14 @@ class GardeaQAgent(TrainedAgent):
     extra_fields = ("unseen_moves", "off_frontier_moves")
     _explains = True
 
-    def __init__(self, seed=None, *, algorithm: int = 3, eta: float = DEFAULT_ETA, first_click="corner",
-                 unseen: str = "frontier", empty_array: str = "off-frontier", train_level=None, train_size=None,
-                 train_seed: int = 0):
-        """algorithm: 2 or 3 (the paper's Algorithms); eta: Algorithm 2's learning rate in (0, 1];
-        first_click: "corner" (top-left), "centre" or (row, col), for training and play;
-        unseen: "frontier" or "covered" (a state training never saw); empty_array:
-        "off-frontier" or "stop" (Algorithm 3 with no safe frontier cell); train_level,
-        train_size (training games), train_seed: the training (TrainedAgent)."""
-        if isinstance(algorithm, bool) or not isinstance(algorithm, (int, np.integer)) or algorithm not in ALGORITHMS:
-            raise ValueError(f"algorithm must be 2 or 3 (the paper's Algorithms 2 and 3), got {algorithm!r}")
-        self.algorithm = int(algorithm)
-        self.eta = check_rate("eta", eta, 0.0, 1.0, lo_open=True)
-        self.first_click = check_first_click(first_click)
-        self.unseen = unseen
-        self.empty_array = empty_array
-        self._unseen_code = _choice("unseen", unseen, UNSEEN_RULES)
-        self._empty_code = _choice("empty_array", empty_array, EMPTY_RULES)
-        super().__init__(seed, train_level=train_level, train_size=train_size, train_seed=train_seed)
+    Params = GardeaQParams
+
+    def __init__(self, seed=None, **params):
+        super().__init__(seed, **params)
+        self._unseen_code = UNSEEN_RULES.index(self.unseen)
+        self._empty_code = EMPTY_RULES.index(self.empty_array)
         self._frozen = None  # (the model's keys array, its StateArrays)
         self._work: dict[int, QWork] = {}
-
-    def hyperparams(self) -> dict:
-        """The parameters that differ from their defaults (eta only for Algorithm 2,
-        empty_array only for Algorithm 3: the other ignores it)."""
-        out = {}
-        if self.algorithm != 3:
-            out["algorithm"] = self.algorithm
-        if self.algorithm == 2 and self.eta != DEFAULT_ETA:
-            out["eta"] = self.eta
-        if self.algorithm == 3 and self.empty_array != EMPTY_RULES[0]:
-            out["empty_array"] = self.empty_array
-        if self.first_click != "corner":
-            out["first_click"] = self.first_click
-        if self.unseen != UNSEEN_RULES[0]:
-            out["unseen"] = self.unseen
-        return out
 
     def first_cell(self, rows: int, cols: int) -> int:
         """The flat index of the first probe on a rows x cols board."""

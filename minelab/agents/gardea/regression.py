@@ -43,7 +43,7 @@ classifiers), seconds.
 """
 from __future__ import annotations
 
-import numbers
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -51,12 +51,12 @@ import numpy as np
 from ...engine import (SP_COLS, SP_ROWS, ST_DEALT, ST_STATUS, _tables, begin_game, deal_first_click, kernel, open_cell,
                        record_game)
 from ..base import register
+from ..spec import choice, integer, number
 from ..why import at, count, num
-from .classifiers import (ENCODINGS, ENC_INTEGER, FIRST_CLICKS, _choice, off_perimeter_cell, off_perimeter_why,
+from .classifiers import (ENCODINGS, ENC_INTEGER, FIRST_CLICKS, off_perimeter_cell, off_perimeter_why,
                           one_thread, opening_cell, opening_why)
-from .samples import (COVERED_CODE, PERIMETER_PROB, TARGETS, any_revealed, board_states, check_perimeter_prob,
-                      move_accuracy, perimeter_mask)
-from .trained import TrainedAgent
+from .samples import (COVERED_CODE, PERIMETER_PROB, TARGETS, any_revealed, board_states, move_accuracy, perimeter_mask)
+from .trained import TrainedAgent, TrainedParams
 
 MAX_TRAIN_STATES = 4_000  # KRR's kernel matrix: m^2 doubles (128 MB at 4,000), per fold and grid point
 TEST_STATES = 500
@@ -228,6 +228,17 @@ def _check_size(train_size):
                          f"(it keeps every training position: O(m^2) memory to fit), got {train_size:,}")
 
 
+@dataclass(frozen=True)
+class KRRParams(TrainedParams):
+    """gardea-krr's parameters: the training's, the encoding and the cross-validation."""
+
+    encoding: str = choice("integer", ENCODINGS, doc="a board cell as one integer, or one-hot")
+    perimeter_prob: float = number(PERIMETER_PROB, 0.0, 1.0, doc="the training generator's perimeter probability")
+    cv_folds: int = integer(3, 2, doc="folds of the grid search over the kernel's parameters")
+    first_click: str = choice("corner", FIRST_CLICKS, doc="the first probe")
+    targets: str = choice("perimeter", TARGETS, doc="score the perimeter, or every covered cell")
+
+
 @register
 class KRRAgent(TrainedAgent):
     """Gardea et al.'s global kernel ridge regression of exact mine probabilities, played by
@@ -242,26 +253,12 @@ class KRRAgent(TrainedAgent):
     name = "gardea-krr"
     transfers = False  # whole-board features: one board shape
     _explains = True
-    _DEFAULTS = {"encoding": "integer", "perimeter_prob": PERIMETER_PROB, "cv_folds": 3, "first_click": "corner",
-                 "targets": "perimeter"}
+    Params = KRRParams
 
-    def __init__(self, seed=None, *, encoding: str = "integer", perimeter_prob: float = PERIMETER_PROB,
-                 cv_folds: int = 3, first_click: str = "corner", targets: str = "perimeter", train_level=None,
-                 train_size=None, train_seed: int = 0):
-        super().__init__(seed, train_level=train_level, train_size=train_size, train_seed=train_seed)
+    def __init__(self, seed=None, **params):
+        super().__init__(seed, **params)
         _check_size(self.train_size)
-        self.encoding = _choice("encoding", encoding, ENCODINGS)
-        self.perimeter_prob = check_perimeter_prob(perimeter_prob)
-        if isinstance(cv_folds, bool) or not isinstance(cv_folds, numbers.Integral) or cv_folds < 2:
-            raise ValueError(f"cv_folds must be an integer >= 2, got {cv_folds!r}")
-        self.cv_folds = int(cv_folds)
-        self.first_click = _choice("first_click", first_click, FIRST_CLICKS)
-        self.targets = _choice("targets", targets, TARGETS)
         self._scratch: dict[tuple[int, int], Scratch] = {}
-
-    def hyperparams(self) -> dict:
-        """The parameters that differ from their defaults."""
-        return {k: getattr(self, k) for k, v in self._DEFAULTS.items() if getattr(self, k) != v}
 
     # --- training ----------------------------------------------------------------
     def _train(self, level, size, seq):

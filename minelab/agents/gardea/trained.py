@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -37,6 +38,7 @@ from ...cells import REVEAL
 from ...engine import SP_COLS, SP_ROWS, Move
 from ...levels import Level
 from ..base import Agent
+from ..spec import Spec, given, integer
 _MEMO: dict[str, tuple[dict, dict]] = {}  # (name, params) -> trained model, per process (a sweep's chunks)
 _MEMO_MAX = 16
 # The memo's budget: models are kept, oldest dropped first, while they hold at most this many
@@ -49,43 +51,72 @@ def _nbytes(model: dict) -> int:
     return sum(getattr(v, "nbytes", 0) for v in model.values())
 
 
+def _train_level(level):
+    """The level's name, or None; ValueError naming train_level."""
+    if level is None:
+        return None
+    try:
+        return str(Level.parse(level))
+    except ValueError as exc:
+        raise ValueError(f"train_level: {exc}") from None
+
+
+def _train_size(size):
+    """A positive integer, or None; ValueError naming train_size."""
+    if size is not None and (isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1):
+        raise ValueError(f"train_size must be a positive integer, got {size!r}")
+    return None if size is None else int(size)
+
+
 def _check_train_params(train_level, train_size, train_seed):
-    if train_level is not None:
-        try:
-            train_level = str(Level.parse(train_level))
-        except ValueError as exc:
-            raise ValueError(f"train_level: {exc}") from None
-    if train_size is not None and (isinstance(train_size, bool) or not isinstance(train_size, (int, np.integer))
-                                   or train_size < 1):
-        raise ValueError(f"train_size must be a positive integer, got {train_size!r}")
+    train_level, train_size = _train_level(train_level), _train_size(train_size)
     if (train_level is None) != (train_size is None):
         raise ValueError("train_level and train_size go together: give both (or neither, then fit() or load)")
     if isinstance(train_seed, bool) or not isinstance(train_seed, (int, np.integer)) or train_seed < 0:
         raise ValueError(f"train_seed must be a non-negative integer, got {train_seed!r}")
-    return train_level, None if train_size is None else int(train_size), int(train_seed)
+    return train_level, train_size, int(train_seed)
+
+
+def _trained(agent) -> bool:
+    """The training parameters define the agent only when it trains itself (train_level given)."""
+    return agent.train_level is not None
+
+
+TRAINING = ("train_level", "train_size", "train_seed")
+
+
+@dataclass(frozen=True)
+class TrainedParams(Spec):
+    """The training every trained family shares; each family's spec adds its own."""
+
+    train_level: object = given(None, _train_level, "a level, or None", keep=_trained,
+                                doc="the level it trains on (None: fit() or load a model)")
+    train_size: object = given(None, _train_size, "a positive integer, or None", keep=_trained,
+                               doc="the training budget, in the family's unit")
+    train_seed: int = integer(0, 0, keep=_trained, doc="the training's seed")
+
+    def __post_init__(self):
+        super().__post_init__()
+        _check_train_params(self.train_level, self.train_size, self.train_seed)  # the two go together
 
 
 class TrainedAgent(Agent):
     """Base of the agents trained before they play (see the module docstring)."""
 
     transfers = False  # True: a model trained on one board shape plays any other
+    Params = TrainedParams
 
-    def __init__(self, seed=None, *, train_level=None, train_size=None, train_seed: int = 0):
+    def __init__(self, seed=None, **params):
         super().__init__(seed)
-        self.train_level, self.train_size, self.train_seed = _check_train_params(train_level, train_size, train_seed)
+        self._set_params(params)
         self._model: dict | None = None
         self.training_info: dict = {}
 
     # --- parameters --------------------------------------------------------------
     def hyperparams(self) -> dict:
-        """The family's own parameters (other than training), for params() and saved files."""
-        return {}
-
-    def params(self) -> dict:
-        out = dict(self.hyperparams())
-        if self.train_level is not None:
-            out.update(train_level=self.train_level, train_size=self.train_size, train_seed=self.train_seed)
-        return out
+        """The family's own parameters (other than training) that differ from their
+        defaults, for params() and saved files."""
+        return {k: v for k, v in self.params().items() if k not in TRAINING}
 
     # --- training ----------------------------------------------------------------
     @property

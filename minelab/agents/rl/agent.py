@@ -14,15 +14,35 @@ from __future__ import annotations
 
 import copy
 import weakref
+from dataclasses import dataclass
 
 import numpy as np
 
 from ...cells import REVEAL
 from ...engine import SP_COLS, SP_ROWS, Move
 from ..base import Agent
-from .common import check_flag, exploration
+from ..spec import ALWAYS, Spec, flag, integer, number
+from .common import Exploration
 
 P_ROW, P_ACTION = 0, 1  # pending decision of a game in progress: its state's row, the action chosen
+
+
+def _decays(agent) -> bool:
+    """epsilon_min and epsilon_decay define the agent only when no constant epsilon replaces them."""
+    return agent.epsilon is None
+
+
+@dataclass(frozen=True)
+class RLParams(Spec):
+    """The exploration schedule and the learning switch (§4.5), shared by Q-learning,
+    SARSA and linear Q."""
+
+    random_games: int = integer(500_000, 0, keep=ALWAYS, doc="games of random actions first")
+    epsilon_min: float = number(0.01, 0.0, 1.0, keep=_decays, doc="epsilon's floor after the random phase")
+    epsilon_decay: float = number(1e-5, 0.0, keep=_decays, doc="epsilon's decay rate a game")
+    epsilon: float | None = number(None, 0.0, 1.0, optional=True,
+                                   doc="a constant epsilon after the random phase instead of the decay")
+    learning: bool = flag(True, doc="False: play greedily on the values, learning nothing")
 
 
 class RLAgent(Agent):
@@ -31,29 +51,26 @@ class RLAgent(Agent):
     `_why_after(game, work, rng, before, cell)`, rng a copy of the agent's stream taken
     before the step (minelab.agents.rl.why)."""
 
+    Params = RLParams
     learns = True
     extra_fields = ("states",)  # states stored after each game (0 for linear Q, which stores none)
 
-    def __init__(self, seed=None, *, random_games: int = 500_000, epsilon_min: float = 0.01,
-                 epsilon_decay: float = 1e-5, epsilon: float | None = None, learning: bool = True):
+    # the schedule of a family whose spec has no exploration (MCTS): none, ever
+    random_games, epsilon_min, epsilon_decay, epsilon = 0, 0.01, 1e-5, None
+
+    def __init__(self, seed=None, **params):
         super().__init__(seed)
-        self.explore = exploration(random_games, epsilon_min, epsilon_decay, epsilon)
-        self.learning = check_flag("learning", learning)
+        self._set_params(params)
         self.games = np.zeros(1, np.int64)  # training games played (the exploration schedule's i)
         self._shape = None  # (rows, cols) of the boards it plays
         self._work = {}  # batch scratch
         self._game_work = weakref.WeakKeyDictionary()  # interactive: each Game its own pending decision
 
-    def params(self) -> dict:
-        ex = self.explore
-        out = {"random_games": ex.random_games}
-        if ex.constant >= 0:
-            out["epsilon"] = ex.constant
-        else:
-            out.update(epsilon_min=ex.epsilon_min, epsilon_decay=ex.epsilon_decay)
-        if not self.learning:
-            out["learning"] = False
-        return out
+    @property
+    def explore(self) -> Exploration:
+        """The exploration schedule as the kernels take it."""
+        return Exploration(int(self.random_games), float(self.epsilon_min), float(self.epsilon_decay),
+                           -1.0 if self.epsilon is None else float(self.epsilon))
 
     # --- the board it learns on ------------------------------------------------------
     def _bind(self, rows: int, cols: int) -> None:
@@ -80,7 +97,7 @@ class RLAgent(Agent):
         cell. Valid until this agent plays again (its table may grow and move)."""
         twin = copy.copy(self)
         twin.learning = False
-        twin.explore = self.explore._replace(random_games=0, constant=0.0)
+        twin.random_games, twin.epsilon = 0, 0.0
         twin.games = self.games.copy()
         twin._work = {}
         twin._game_work = weakref.WeakKeyDictionary()

@@ -84,7 +84,7 @@ def epsilon_greedy(values, view, epsilon, rng):
 
 __all__ = ["REWARD_SAFE", "REWARD_WIN", "REWARD_MINE", "Exploration", "epsilon_at", "game_reward",
            "argmax_covered", "max_covered", "epsilon_greedy", "check_rate", "check_count",
-           "check_flag", "check_choice", "exploration"]
+           "exploration"]
 
 
 def check_rate(field: str, value, lo: float = 0.0, hi: float = math.inf, lo_open: bool = False) -> float:
@@ -101,20 +101,6 @@ def check_count(field: str, value, lo: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
         raise ValueError(f"{field} must be an integer >= {lo}, got {value!r}")
     return int(value)
-
-
-def check_flag(field: str, value) -> bool:
-    """True or False; ValueError naming `field` otherwise."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{field} must be True or False, got {value!r}")
-    return bool(value)
-
-
-def check_choice(field: str, value, allowed) -> str:
-    """One of `allowed`; ValueError naming `field` and the choices otherwise."""
-    if value not in allowed:
-        raise ValueError(f"{field} must be one of {', '.join(allowed)}, got {value!r}")
-    return value
 
 
 def exploration(random_games, epsilon_min, epsilon_decay, epsilon) -> Exploration:

@@ -18,6 +18,7 @@ random fallback).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -25,8 +26,9 @@ import numpy as np
 from ...cells import COVERED, MINE, ONGOING
 from ...engine import (ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell, record_game)
 from ..base import register
-from .agent import P_ACTION, RLAgent
-from .common import check_rate, epsilon_at, epsilon_greedy, game_reward, max_covered
+from ..spec import ALWAYS, number
+from .agent import P_ACTION, RLAgent, RLParams
+from .common import epsilon_at, epsilon_greedy, game_reward, max_covered
 from .why import choose_like, covered_values, describe
 
 CELL_VALUES = 11  # L: covered, mine, 0..8
@@ -106,26 +108,28 @@ def linear_batch(gs, W, B, alpha, gamma, learning, ex, work, games, n_games, dea
 
 
 # ------------------------------------------------------------------ the agent
+@dataclass(frozen=True)
+class LinearParams(RLParams):
+    """Linear Q's parameters: the schedule's, the step size (the authors' program's 0.01)
+    and the discount."""
+
+    alpha: float = number(0.01, 0.0, 1.0, lo_open=True, keep=ALWAYS, doc="the step size")
+    gamma: float = number(0.9, 0.0, 1.0, keep=ALWAYS, doc="the discount")
+
+
 @register
 class LinearQAgent(RLAgent):
     """Linear Q (Bilir et al. 2023, §4.3): Q(s, .) = W f(s) + B over a one-hot of the
     board, alpha 0.01, gamma 0.9 (minelab.agents.rl.linear)."""
 
     name = "linear-q"
+    Params = LinearParams
     extra_fields = ()
     _explains = True
 
-    def __init__(self, seed=None, *, alpha: float = 0.01, gamma: float = 0.9, random_games: int = 500_000,
-                 epsilon_min: float = 0.01, epsilon_decay: float = 1e-5, epsilon: float | None = None,
-                 learning: bool = True):
-        super().__init__(seed, random_games=random_games, epsilon_min=epsilon_min, epsilon_decay=epsilon_decay,
-                         epsilon=epsilon, learning=learning)
-        self.alpha = check_rate("alpha", alpha, 0.0, 1.0, lo_open=True)
-        self.gamma = check_rate("gamma", gamma, 0.0, 1.0)
+    def __init__(self, seed=None, **params):
+        super().__init__(seed, **params)
         self.W = self.B = None
-
-    def params(self) -> dict:
-        return {"alpha": self.alpha, "gamma": self.gamma, **super().params()}
 
     def _allocate(self, cells):
         self.W = np.zeros((cells, cells * CELL_VALUES), np.float64)

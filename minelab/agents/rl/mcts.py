@@ -38,6 +38,7 @@ plays a uniformly random covered cell (§5).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -48,7 +49,8 @@ from ...engine import (N_RECORD, SP_MINES, ST_DEALT, ST_STATUS, GameState, begin
 from ...probability import DEFAULT_MAX_WORK, OK, new_workspace, sample_layout, solve_kernel
 from ..base import register
 from .agent import RLAgent
-from .common import argmax_covered, check_choice, check_count, check_flag, check_rate, game_reward
+from ..spec import ALWAYS, Spec, choice, flag, integer, number
+from .common import argmax_covered, game_reward
 from .table import (SM_ROWS, CoveredTable, covered_room, find_row, insert_covered, key_words, pack_view, row_values,
                     value_index)
 from .why import covered_values
@@ -209,6 +211,20 @@ def mcts_batch(gs, tb, cfg, work, ws, games, n_games, deal_rng, rng, out):
 
 
 # ------------------------------------------------------------------ the agent
+@dataclass(frozen=True)
+class MctsParams(Spec):
+    """MCTS's parameters (§4.4; the readings of the module docstring as options)."""
+
+    simulations: int = integer(1, 1, keep=ALWAYS, doc="simulations before each real move (the paper: 1; Fig A1: 10)")
+    c: float = number(100.0, 0.0, keep=ALWAYS, doc="UCB1's exploration constant")
+    gamma: float = number(0.9, 0.0, 1.0, keep=ALWAYS, doc="the discount")
+    leaky: bool = flag(False, doc="a labelled cheat: simulations replay the true layout (the authors' program)")
+    learning: bool = flag(True, doc="False: no simulations, the argmax of the stored Q")
+    act: str = choice("argmax", ("argmax", "ucb1"), attr="act_rule",
+                      doc="a training game's real move: the argmax of Q, or the UCB1 choice")
+    update: str = choice("mean", ("mean", "printed"), doc="Q's update: the incremental mean, or Eq. (7) as printed")
+
+
 @register
 class MctsAgent(RLAgent):
     """MCTS with UCB1 (c = 100, gamma 0.9), statistics kept across games, simulations
@@ -219,33 +235,13 @@ class MctsAgent(RLAgent):
     name = "mcts"
     _explains = True
 
-    ACTS = ("argmax", "ucb1")  # a training game's real move: the argmax of Q, or the UCB1 choice
-    UPDATES = ("mean", "printed")  # Q's update: the incremental mean, or Eq. (7) as printed
+    Params = MctsParams
 
-    def __init__(self, seed=None, *, simulations: int = 1, c: float = 100.0, gamma: float = 0.9,
-                 leaky: bool = False, learning: bool = True, act: str = "argmax", update: str = "mean"):
-        super().__init__(seed, random_games=0, learning=learning)
-        self.simulations = check_count("simulations", simulations, lo=1)
-        self.c = check_rate("c", c)
-        self.gamma = check_rate("gamma", gamma, 0.0, 1.0)
-        self.leaky = check_flag("leaky", leaky)
-        self.act_rule = check_choice("act", act, self.ACTS)
-        self.update = check_choice("update", update, self.UPDATES)
+    def __init__(self, seed=None, **params):
+        super().__init__(seed, **params)
         self.cheat = self.leaky  # reads the hidden layout during play: a labelled cheat
         self.table = None
         self._ws = {}
-
-    def params(self) -> dict:
-        out = {"simulations": self.simulations, "c": self.c, "gamma": self.gamma}
-        if self.leaky:
-            out["leaky"] = True
-        if self.act_rule != "argmax":  # non-defaults only: the defaults' task keys stay as they were
-            out["act"] = self.act_rule
-        if self.update != "mean":
-            out["update"] = self.update
-        if not self.learning:
-            out["learning"] = False
-        return out
 
     @property
     def config(self) -> MctsConfig:

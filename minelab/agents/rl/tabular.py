@@ -23,6 +23,7 @@ stored plays a uniformly random covered cell (§5).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -31,8 +32,9 @@ from ...cells import ONGOING
 from ...engine import (N_RECORD, ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell,
                        random_covered_cell, record_game)
 from ..base import register
-from .agent import P_ACTION, P_ROW, RLAgent
-from .common import argmax_covered, check_flag, check_rate, epsilon_at, epsilon_greedy, game_reward, max_covered
+from ..spec import ALWAYS, choice, flag, number
+from .agent import P_ACTION, P_ROW, RLAgent, RLParams
+from .common import argmax_covered, epsilon_at, epsilon_greedy, game_reward, max_covered
 from .table import SM_ROWS, StateTable, find_row, insert_row, key_words, pack_terminal, pack_view, table_room
 from .why import choose_like, covered_values, describe
 
@@ -161,28 +163,35 @@ def tabular_peek(tb, cfg, ex, view, key, games, pending_action, rng):
 
 
 # ------------------------------------------------------------------ agents
+@dataclass(frozen=True)
+class TabularParams(RLParams):
+    """Q-learning's parameters: the schedule's, the step size and discount (§4.1), and
+    whether each game's end view is stored too (Fig A2's reading)."""
+
+    alpha: float = number(0.1, 0.0, 1.0, lo_open=True, keep=ALWAYS, doc="the step size")
+    gamma: float = number(0.9, 0.0, 1.0, keep=ALWAYS, doc="the discount")
+    store_terminal: bool = flag(False, doc="also store each game's end view as a state (no move changes)")
+
+
+@dataclass(frozen=True)
+class SarsaParams(TabularParams):
+    """SARSA's parameters: Q-learning's, and which state's value the update bootstraps from."""
+
+    bootstrap: str = choice("next-state", BOOTSTRAPS, doc="next-state: Q(s', a') (the paper); current-state: "
+                                                          "Q(s, a') (the authors' program)")
+
+
 class TabularAgent(RLAgent):
     """Tabular Q-learning over whole-board states (see minelab.agents.rl.tabular)."""
 
+    Params = TabularParams
     update = UPDATE_Q
     _explains = True
 
-    def __init__(self, seed=None, *, alpha: float = 0.1, gamma: float = 0.9, random_games: int = 500_000,
-                 epsilon_min: float = 0.01, epsilon_decay: float = 1e-5, epsilon: float | None = None,
-                 learning: bool = True, store_terminal: bool = False):
-        super().__init__(seed, random_games=random_games, epsilon_min=epsilon_min, epsilon_decay=epsilon_decay,
-                         epsilon=epsilon, learning=learning)
-        self.alpha = check_rate("alpha", alpha, 0.0, 1.0, lo_open=True)
-        self.gamma = check_rate("gamma", gamma, 0.0, 1.0)
-        self.store_terminal = check_flag("store_terminal", store_terminal)
+    def __init__(self, seed=None, **params):
+        super().__init__(seed, **params)
         self.table = None
         self._env_work = None  # the episode in progress of begin_episode / observe
-
-    def params(self) -> dict:
-        out = {"alpha": self.alpha, "gamma": self.gamma, **super().params()}
-        if self.store_terminal:  # non-default only: the default's task keys stay as they were
-            out["store_terminal"] = True
-        return out
 
     @property
     def config(self) -> TabularConfig:
@@ -320,18 +329,11 @@ class SarsaAgent(TabularAgent):
 
     name = "sarsa"
 
-    def __init__(self, seed=None, *, bootstrap: str = "next-state", **kw):
-        if bootstrap not in BOOTSTRAPS:
-            raise ValueError(f"bootstrap must be one of {', '.join(map(repr, BOOTSTRAPS))}; got {bootstrap!r}")
-        self.bootstrap = bootstrap
-        self.update = UPDATE_SARSA if bootstrap == "next-state" else UPDATE_SARSA_CURRENT
-        super().__init__(seed, **kw)
+    Params = SarsaParams
 
-    def params(self) -> dict:
-        out = super().params()
-        if self.bootstrap != "next-state":
-            out["bootstrap"] = self.bootstrap
-        return out
+    def __init__(self, seed=None, **params):
+        super().__init__(seed, **params)
+        self.update = UPDATE_SARSA if self.bootstrap == "next-state" else UPDATE_SARSA_CURRENT
 
 
 __all__ = ["QLearningAgent", "SarsaAgent", "TabularAgent", "tabular_step", "tabular_batch", "argmax_covered"]
