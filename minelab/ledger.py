@@ -500,7 +500,7 @@ def classify(pub: dict, meas_rows: list[dict], readings: list[dict], by_key: dic
     tried = [r for r in readings if key in r["scope_results"]]
     listed = ("readings registered on this number: " + _readings_text(key, tried)) if tried else ""
     if v == UNINFORMATIVE:
-        return {**line, "category": UNINFORMATIVE, "verdict": UNINFORMATIVE, "detail": how}
+        return {**line, "category": UNINFORMATIVE, "verdict": UNINFORMATIVE, "detail": listed}  # `how` says why
     if v in ("agrees", "bound met"):
         if chosen:
             return {**line, "category": CHOSEN, "verdict": f"{v}, by a chosen reading",

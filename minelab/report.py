@@ -825,10 +825,13 @@ def details_markdown(paper: str, lines: pd.DataFrame) -> list[str]:
     for r in lines.to_dict("records"):
         if not (r.get("detail") or r.get("how")):
             continue
+        verdict, detail = r["verdict"], r.get("detail") or ""
+        if detail.startswith(verdict.split(";")[0]):  # the detail restates the verdict, more fully: say it once
+            verdict, detail = detail, ""
         out += [f'<a id="{detail_anchor(paper, r["item"], r["quantity"])}"></a>',
-                f"- **{r['item']}, {r['quantity']}**: {r['verdict']}"
+                f"- **{r['item']}, {r['quantity']}**: {verdict}"
                 + (f"; decided by: {r['how']}" if r.get("how") else "")
-                + (f". {r['detail']}" if r.get("detail") else ""), ""]
+                + (f". {detail}" if detail else ""), ""]
     return ["### Verdict details", "", *out] if out else []
 
 

@@ -384,3 +384,19 @@ def test_a_measurement_by_an_earlier_version_of_its_agent_is_shown_not_judged(fi
     with pytest.raises(ValueError, match="agents must be an agent name or a list"):
         report.record_measured("antimatroid2012", {"item": item, "quantity": quantity, "value": 1,
                                                    "agents": 3}, notebook="x.ipynb", profile="quick")
+
+
+def test_each_verdict_detail_says_each_thing_once():
+    """A detail line of REPORT.md never repeats its verdict or its test ("no minelab twin.
+    no minelab twin: ...", the interval's sentence twice)."""
+    from pathlib import Path
+
+    report = (Path(__file__).resolve().parent.parent / "figures" / "REPORT.md").read_text()
+    details = [line for line in report.splitlines() if line.startswith("- **")]
+    assert len(details) > 50
+    for line in details:
+        verdict_and_test, _, rest = line.split("**: ", 1)[1].partition(". ")
+        assert not rest.startswith(verdict_and_test.split(";")[0] + ":"), line  # "no minelab twin. no minelab twin:"
+        parts = [p.strip(" .") for p in line.split("**: ", 1)[1].split(". ")]
+        long_parts = [p for p in parts if len(p) > 40]
+        assert len(long_parts) == len(set(long_parts)), line
