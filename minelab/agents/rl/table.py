@@ -31,6 +31,7 @@ import pandas as pd
 
 from ...cells import COVERED
 from ...engine import kernel
+from ...probability import step as _inlined
 
 # StateArrays.meta fields: rows used, slot mask, hash shift
 SM_ROWS, SM_MASK, SM_SHIFT = range(3)
@@ -114,6 +115,18 @@ def find_row(tb, key):
     return tb.slot_row[_slot(tb, key)]
 
 
+@_inlined
+def _new_row(tb, i, key):
+    """Store `key` as the next row, in free slot i; returns the row (inlined into its
+    caller: a call that passes the table's arrays costs more than this does)."""
+    row = tb.meta[SM_ROWS]
+    tb.meta[SM_ROWS] = row + 1
+    tb.slot_row[i] = row
+    for w in range(key.shape[0]):
+        tb.row_keys[row, w] = key[w]
+    return row
+
+
 @kernel
 def insert_row(tb, key):
     """The row of state `key`, stored with zero values (and visits) if it was new."""
@@ -121,11 +134,7 @@ def insert_row(tb, key):
     row = tb.slot_row[i]
     if row != FREE:
         return row
-    row = tb.meta[SM_ROWS]
-    tb.meta[SM_ROWS] = row + 1
-    tb.slot_row[i] = row
-    for w in range(key.shape[0]):
-        tb.row_keys[row, w] = key[w]
+    row = _new_row(tb, i, key)
     tb.q[row, :] = 0.0
     if tb.visits.shape[0] > 1:
         tb.visits[row, :] = 0
@@ -254,11 +263,7 @@ def insert_covered(tb, key, view):
     row = tb.slot_row[i]
     if row != FREE:
         return row
-    row = tb.meta[SM_ROWS]
-    tb.meta[SM_ROWS] = row + 1
-    tb.slot_row[i] = row
-    for w in range(key.shape[0]):
-        tb.row_keys[row, w] = key[w]
+    row = _new_row(tb, i, key)
     k = tb.row_start[row]
     for c in range(view.shape[0]):
         if view[c] == COVERED:
@@ -323,15 +328,8 @@ class CoveredTable:
         self.meta = np.zeros(N_STATE_META, np.int64)
         self._new_slots(2 * rows)
 
-    def _new_slots(self, slots: int) -> None:
-        bits = max(4, int(slots - 1).bit_length())
-        self.slot_row = np.full(1 << bits, FREE, np.int32)
-        self.meta[SM_MASK] = (1 << bits) - 1
-        self.meta[SM_SHIFT] = 64 - bits
-        _rehash(self.arrays())
-
-    def __len__(self) -> int:
-        return int(self.meta[SM_ROWS])
+    # the map, its size and the in-place growth are StateTable's
+    _new_slots, __len__, _resize = StateTable._new_slots, StateTable.__len__, StateTable._resize
 
     @property
     def values_used(self) -> int:
@@ -366,8 +364,6 @@ class CoveredTable:
             self._resize("visits", cap)
         if 2 * need > self.slot_row.shape[0]:
             self._new_slots(2 * max(need, self.row_keys.shape[0]))
-
-    _resize = StateTable._resize
 
     def row(self, row: int, view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(values float32[cells], visits int32[cells]) of row `row` spread over `view`'s
