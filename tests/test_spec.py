@@ -49,6 +49,8 @@ def test_values_are_coerced_and_params_keep_what_defines_the_agent():
     assert Demo().params() == {"count": 3}  # keep="always" even at its default
     assert d.params() == {"rate": 1.0, "count": 4, "on": True, "extra": 2.0}  # extra: kept beside on
     assert Demo(extra=1.0).params() == {"count": 3}  # extra without on defines nothing
+    from minelab.agents.rl.mcts import MctsParams  # a field kept under another attribute name (act)
+    assert MctsParams(act="ucb1").params() == ml.make_agent("mcts", act="ucb1").params()
 
 
 def test_an_unknown_name_lists_the_parameters():

@@ -145,17 +145,19 @@ class Spec:
             setattr(obj, f.metadata["attr"] or f.name, getattr(self, f.name))
 
     @classmethod
-    def params_of(cls, obj) -> dict:
-        """params() of the values `obj` holds now (a frozen twin may have changed one)."""
+    def params_of(cls, obj, *, as_attributes: bool = True) -> dict:
+        """params() of the values `obj` (an agent) holds now, under each field's attribute
+        name (a frozen twin may have changed one); as_attributes=False: `obj` is a spec."""
         out = {}
         for f in dataclasses.fields(cls):
-            value, keep = getattr(obj, f.metadata["attr"] or f.name), f.metadata["keep"]
+            value = getattr(obj, (f.metadata["attr"] if as_attributes else None) or f.name)
+            keep = f.metadata["keep"]
             if keep == ALWAYS or (keep(obj) if callable(keep) else value != f.default):
                 out[f.name] = value
         return out
 
     def params(self) -> dict:
-        return self.params_of(self)
+        return self.params_of(self, as_attributes=False)
 
     @classmethod
     def signature(cls) -> inspect.Signature:
