@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import minelab as ml
-from minelab.agents.rl.common import REWARD_MINE, REWARD_SAFE, REWARD_WIN, epsilon_at, exploration
+from minelab.agents.rl.common import REWARD_MINE, REWARD_SAFE, REWARD_WIN, epsilon_at
 from minelab.engine import run_streams
 
 LEVEL = "5x5x5:none"
@@ -85,12 +85,12 @@ def test_q_learning_and_sarsa_differ_only_through_exploration():
 
 
 def test_exploration_schedule_is_the_papers():
-    ex = exploration(500_000, 0.01, 1e-5, None)
+    ex = ml.make_agent("q-learning").explore  # the paper's: 500,000 random games, then 0.01 + 0.99 e^(-1e-5 i)
     assert epsilon_at(ex, 0) == 1.0 and epsilon_at(ex, 499_999) == 1.0
     assert epsilon_at(ex, 500_000) == pytest.approx(1.0)
     assert epsilon_at(ex, 600_000) == pytest.approx(0.01 + 0.99 * math.exp(-1.0))
     assert epsilon_at(ex, 30_000_000) == pytest.approx(0.01)
-    assert epsilon_at(exploration(0, 0.01, 1e-5, 0.1), 10) == 0.1
+    assert epsilon_at(ml.make_agent("q-learning", random_games=0, epsilon=0.1).explore, 10) == 0.1
 
 
 def test_random_phase_plays_like_random():

@@ -83,8 +83,7 @@ def epsilon_greedy(values, view, epsilon, rng):
 
 
 __all__ = ["REWARD_SAFE", "REWARD_WIN", "REWARD_MINE", "Exploration", "epsilon_at", "game_reward",
-           "argmax_covered", "max_covered", "epsilon_greedy", "check_rate", "check_count",
-           "exploration"]
+           "argmax_covered", "max_covered", "epsilon_greedy", "check_rate"]
 
 
 def check_rate(field: str, value, lo: float = 0.0, hi: float = math.inf, lo_open: bool = False) -> float:
@@ -94,17 +93,3 @@ def check_rate(field: str, value, lo: float = 0.0, hi: float = math.inf, lo_open
         bound = f"{'(' if lo_open else '['}{lo}, {hi}]"
         raise ValueError(f"{field} must be a finite number in {bound}, got {value!r}")
     return float(value)
-
-
-def check_count(field: str, value, lo: int = 0) -> int:
-    """An integer >= lo; ValueError naming `field` otherwise."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
-        raise ValueError(f"{field} must be an integer >= {lo}, got {value!r}")
-    return int(value)
-
-
-def exploration(random_games, epsilon_min, epsilon_decay, epsilon) -> Exploration:
-    """The checked schedule (epsilon=None: the decay; a number: that constant)."""
-    constant = -1.0 if epsilon is None else check_rate("epsilon", epsilon, 0.0, 1.0)
-    return Exploration(check_count("random_games", random_games), check_rate("epsilon_min", epsilon_min, 0.0, 1.0),
-                       check_rate("epsilon_decay", epsilon_decay), constant)
