@@ -137,6 +137,8 @@ def _env_step(spec, counters, mine, counts, shown, stack, nbr, nbr_count, mask, 
     return _click(GameState(spec, counters, mine, counts, shown, stack, nbr, nbr_count), cell, mask)
 
 
+# 11 parameters: GameState's eight arrays one by one (cheaper to pass than the tuple, as
+# for _env_step), the action mask, the cell and the deal's generator.
 @kernel
 def _env_first_step(spec, counters, mine, counts, shown, stack, nbr, nbr_count, mask, cell, rng):
     """The first click under safe/opening: deal (keeping `cell` clear), then click."""

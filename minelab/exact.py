@@ -1014,6 +1014,8 @@ def _record(lay, lo, hi, rev, num, w, m, bd, keys, stats):
     stats.append((hi - lo, popcount(covered), least, n_least, 1 - optimal_among, int(lo_w != hi_w), top))
 
 
+# 11 parameters: the position (layout slice, view, numbers), the board, the search's memo
+# and the survey's visited set and outputs, one by one as a recursive numba kernel takes them.
 @njit(cache=True)
 def _survey(lay, lo0, hi0, rev0, num0, bd, memo, seen, pk, keys, stats):
     """Visit the position lay[lo0:hi0] (view rev0, num0) and every position reachable

@@ -175,6 +175,7 @@ def judging_interval(ours: float, low: float, high: float, runs=None) -> tuple[f
     return _judging_interval(float(ours), float(low), float(high), None if runs is None else int(runs))[:2]
 
 
+# 11 parameters: the numbers of verdict (see its reason below) that the equality tests read.
 def _equal_test(published, pub_low, pub_high, ours, low, high, pub_games, games, runs, rounding,
                 proportion) -> tuple[bool, str]:
     """(agrees, how it was decided) for a published point value."""
@@ -195,7 +196,7 @@ def _equal_test(published, pub_low, pub_high, ours, low, high, pub_games, games,
     return lo - rounding <= published <= hi + rounding, f"published value in {what}"
 
 
-# verdict takes both sides' numbers as plain arguments (13: the published value, range and
+# 13 parameters: verdict takes both sides' numbers as plain arguments (the published value, range and
 # count, ours with its interval, count and runs, the printed rounding, the kind, the possible
 # values) so that a notebook can judge any pair of numbers without building rows; `judge`
 # takes rows.
@@ -222,6 +223,7 @@ def verdict(relation: str, published: float, pub_low: float, pub_high: float,
                     runs=runs, rounding=rounding, proportion=proportion, span=span)[0]
 
 
+# 13 parameters: verdict's, which this implements (it also says how the verdict was decided).
 def _verdict(relation, published, pub_low, pub_high, ours, low, high, *, pub_games=None, games=None, runs=None,
              rounding=0.0, proportion=False, span=None) -> tuple[str, str]:
     """(verdict, how it was decided)."""

@@ -1,6 +1,7 @@
 """The writing around the code says what is: no module docstring grows into a lab notebook,
-and the package, README and docs carry no internal tracker numbers, no "session" and no
-dated history (numbers and their dates live in data: figures/, data/)."""
+the package, README and docs carry no internal tracker numbers, no "session" and no
+dated history (numbers and their dates live in data: figures/, data/), and no function
+takes more than 10 parameters without a reason beside it."""
 import ast
 import re
 from pathlib import Path
@@ -11,6 +12,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = sorted((ROOT / "minelab").rglob("*.py"))
 TEXTS = PACKAGE + [ROOT / "README.md", ROOT / "CONTRIBUTING.md"] + sorted((ROOT / "docs").glob("*.md"))
 MAX_DOCSTRING_LINES = 120
+MAX_PARAMETERS = 10
+# a reason beside a long signature: a comment right above it (or its decorators) saying
+# "N parameters: why"
+REASON = re.compile(r"#\s*(\d+) parameters: \S")
 
 # a tracker number of this project ("issue 15", "issue #4"); another repository's issue,
 # cited as a source, names that repository ("issue #38 of the public repository ...")
@@ -48,7 +53,47 @@ def test_no_dated_history():
     assert _hits(DATE, DATED_OK) == []
 
 
+def _parameter_count(fn: ast.FunctionDef) -> int:
+    a = fn.args
+    names = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+    return len(names) - (1 if names[:1] in (["self"], ["cls"]) else 0)
+
+
+def _unexplained_signatures(source: str, where: str) -> list[str]:
+    """Functions of `source` over MAX_PARAMETERS parameters without a "# N parameters: ..."
+    comment (N their count) in the comment block right above them."""
+    lines = source.splitlines()
+    out = []
+    for fn in ast.walk(ast.parse(source)):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        n = _parameter_count(fn)
+        if n <= MAX_PARAMETERS:
+            continue
+        i = min([fn.lineno] + [d.lineno for d in fn.decorator_list]) - 2
+        block = []
+        while i >= 0 and lines[i].lstrip().startswith("#"):
+            block.append(lines[i])
+            i -= 1
+        said = [int(m.group(1)) for m in map(REASON.search, block) if m]
+        if said != [n]:
+            out.append(f"{where}:{fn.lineno}: {fn.name} takes {n} parameters; write the reason right above it "
+                       f"as '# {n} parameters: ...' or take fewer")
+    return out
+
+
+def test_long_signatures_say_why():
+    found = []
+    for path in PACKAGE:
+        found += _unexplained_signatures(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    assert found == []
+
+
 def test_the_checks_can_fail():
+    eleven = "def f(a, b, c, d, e, f, g, h, i, j, k):\n    pass\n"
+    assert _unexplained_signatures(eleven, "x") and _unexplained_signatures("# 12 parameters: a\n" + eleven, "x")
+    assert not _unexplained_signatures("# 11 parameters: the reason\n@kernel\n" + eleven, "x")
+    assert not _unexplained_signatures("class A:\n    def m(self, a, b, c, d, e, f, g, h, i, j):\n        pass\n", "x")
     assert TRACKER.search("wide_fifty_fifty, issue 15") and not TRACKER.search(
         "issue #38 of the public repository DavidNHill/JSMinesweeper")
     assert SESSION.search("what did not help (this session)")

@@ -580,8 +580,10 @@ def variant_targets_covered(games: int = _Q["games"], runs: int = _Q["runs"], sa
                             krr_states, accuracy_states, seed, executor, sides)
 
 
+# 11 parameters: the variant (name, change, label), then the two variants' shared sizes,
+# seed, executor and sides, all passed through.
 def _learner_variant(name, change, variant, games, runs, samples, krr_states, accuracy_states, seed, executor,
-                     sides) -> PaperResult:  # the two variants' shared sizes: 11 parameters, all passed through
+                     sides) -> PaperResult:
     """The supervised learners (Q-learning has no training generator) with agent
     parameters `change`: their board-size win rates (n x n at 10/64, the same seeds,
     budgets and sizes as `fig_board_size`) and the share of negative labels in the

@@ -610,8 +610,9 @@ def _transfer(agent: str, params: dict, settings, train_games, test_games, seed,
     return table, measured
 
 
+# 11 parameters: Tables III and IV's two public signatures, passed on.
 def _transfer_result(name, title, agent, params, settings, item, train_games, test_games, seed, executor,
-                     replicates) -> PaperResult:  # 11 arguments: Tables III and IV's two public signatures, passed on
+                     replicates) -> PaperResult:
     def once(seed):
         table, measured = _transfer(agent, params, settings, train_games, test_games, seed, executor, item)
         return PaperResult(name, None, table, measured)

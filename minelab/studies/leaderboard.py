@@ -166,8 +166,8 @@ def _sizes(level: str, sizes: dict, slow: bool) -> tuple[int, int, int]:
 
 
 # ---------------------------------------------------------------------- the leaderboard
-# Seven run sizes as keyword defaults (one per kind of run, as every figure function has
-# them), then the seed, the executor and the roster: hence the long signature.
+# 14 parameters: seven run sizes as keyword defaults (one per kind of run, as every figure
+# function has them), then the seed, the executor and the roster.
 def leaderboard_win_rates(games: int = SIZES["quick"]["games"], expert_games: int = SIZES["quick"]["expert_games"],
                           slow_expert_games: int = SIZES["quick"]["slow_expert_games"],
                           train_games: int = SIZES["quick"]["train_games"],

@@ -192,6 +192,8 @@ def nb_learn(mine, tab, work, alpha, pooled):
     nb_tables(tab, alpha, pooled)
 
 
+# 11 parameters: the batch protocol's five (gs, n_games, deal_rng, rng, out) and the
+# model's tables, work arrays and settings, one by one as numba kernels take them.
 @kernel
 def nb_batch(gs, n_games, deal_rng, rng, near, tab, work, pick, alpha, pooled, out):
     st = gs.counters

@@ -102,6 +102,8 @@ def random_unexcluded(view, exclude, rng):
     return -1
 
 
+# 11 parameters: the view and its neighbours, S's work arrays, then the fallback's choice,
+# model, work arrays and settings: numba kernels take them one by one.
 @kernel
 def semi_decide(view, nbr, nbr_count, w, fallback, avoid, near, tab, nbw, pick, rng):
     """(cell, 1 if the fallback chose it). S first; else the fallback model."""
@@ -118,6 +120,8 @@ def semi_decide(view, nbr, nbr_count, w, fallback, avoid, near, tab, nbw, pick, 
     return random_unexcluded(view, nbw.exclude, rng), 1
 
 
+# 14 parameters: the batch protocol's five (gs, n_games, deal_rng, rng, out), then
+# semi_decide's model arguments and the fallback model's learning settings.
 @kernel
 def semi_batch(gs, n_games, deal_rng, rng, w, fallback, avoid, near, tab, nbw, pick, alpha, pooled, out):
     st = gs.counters

@@ -718,14 +718,13 @@ def _pick_unconstrained(view, setid, cand, rows, cols, rng):
     return -1
 
 
+# 16 parameters: the arrays it reads one by one, not the GardeaWork tuple: numba passes a
+# NamedTuple as every one of its ~35 arrays, and passing it into this rarely-run branch
+# cost about 7% of gardea-csp's speed (measured when the decision was split).
 @kernel
 def _guess(view, spec, nbr, nbr_count, info, svoff, svars, setid, safe, scratch, meta, ns, mines_left, unconstrained,
            expected, rng):
-    """Rules 4 and 5: the cell to probe when nothing is certain.
-
-    It takes the arrays it reads one by one, not the GardeaWork tuple: numba passes a
-    NamedTuple as every one of its ~35 arrays, and passing it into this rarely-run branch
-    cost about 7% of gardea-csp's speed (measured when the decision was split)."""
+    """Rules 4 and 5: the cell to probe when nothing is certain."""
     best = -1
     best_safe = -1.0
     ties = 0

@@ -63,6 +63,8 @@ def action_values(W, B, view, feat, q):
             q[a] = acc
 
 
+# 11 parameters: the game, the weights, the learning settings, the exploration schedule,
+# the work arrays, the games played and the two generators, one by one as numba takes them.
 @kernel
 def linear_step(gs, W, B, alpha, gamma, learning, ex, work, games, deal_rng, rng):
     """One decision on game gs (see the module docstring). Returns the cell revealed."""
@@ -95,6 +97,7 @@ def linear_step(gs, W, B, alpha, gamma, learning, ex, work, games, deal_rng, rng
     return a
 
 
+# 13 parameters: linear_step's eleven, the number of games and the record array.
 @kernel
 def linear_batch(gs, W, B, alpha, gamma, learning, ex, work, games, n_games, deal_rng, rng, out):
     """Play n_games, one row of `out` each (the engine's records). Returns n_games."""
