@@ -222,7 +222,10 @@ def main(argv: list[str] | None = None) -> None:
         "command": shlex.join(["python", os.path.relpath(Path(__file__).resolve(), REPO_ROOT), *raw_argv]),
         "seeds": seeds_text, "note": note,
     }
-    rows = [r for r in read_rows(out) if (r["quantity"], r["seeds"], r["commit"]) != (quantity, seeds_text, PINNED)]
+    # A row over more seeds replaces the rows of the same quantity whose seeds it includes.
+    included = set(map(str, seeds))
+    rows = [r for r in read_rows(out)
+            if (r["quantity"], r["commit"]) != (quantity, PINNED) or not set(r["seeds"].split(";")) <= included]
     rows.append(row)
     write_rows(out, rows)
     print(f"run_cs238project: wrote {quantity} = {row['value']} [{row['ci_low']}, {row['ci_high']}]", file=sys.stderr)
