@@ -36,20 +36,22 @@ lint: $(STAMP)
 playthroughs: $(STAMP)
 	$(BIN)/python -m minelab.playthrough --regenerate
 
-# Rewrite the README's generated tables (agents, papers) from the code (tests/test_docs.py checks them).
+# Rewrite the generated tables (README: agents, papers; docs: parameters, saved bench figures)
+# from the code and data (tests/test_docs.py checks them).
 docs: $(STAMP)
 	$(BIN)/python -m minelab.catalog --write
 
 bench: $(STAMP)
-	$(BIN)/minelab bench engine
-	$(BIN)/minelab bench agents
-	$(BIN)/minelab bench bandit
-	$(BIN)/minelab bench csp
-	$(BIN)/minelab bench rl
-	$(BIN)/minelab bench uct
-	$(BIN)/minelab bench samples
-	$(BIN)/minelab bench learned
-	$(BIN)/minelab bench viewer
+	$(BIN)/minelab bench engine --save
+	$(BIN)/minelab bench agents --save
+	$(BIN)/minelab bench bandit --save
+	$(BIN)/minelab bench csp --save
+	$(BIN)/minelab bench rl --save
+	$(BIN)/minelab bench uct --save
+	$(BIN)/minelab bench samples --save
+	$(BIN)/minelab bench learned --save
+	$(BIN)/minelab bench viewer --save
+	$(BIN)/python -m minelab.catalog --write
 
 # JupyterLab on notebooks/, with this venv's interpreter as the notebooks' "python3" kernel
 # ("Python 3 (ipykernel)"), installed into the venv itself (not the user's kernels);

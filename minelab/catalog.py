@@ -1,10 +1,11 @@
-"""The generated tables of the README and docs/agents.md: every registered agent, every
-paper's notebooks, and every agent's parameters.
+"""The generated tables of the README, docs/agents.md and docs/benchmarks.md: every
+registered agent, every paper's notebooks, every agent's parameters, the saved speed figures.
 
 `agents_table()` reads the agent registry (minelab.agents); `papers_table()` reads
 data/published/items.csv (minelab.report.load_items); `parameters_table()` reads each
-family's parameter spec (`Params`, minelab.agents.spec). Each file holds its tables between
-marker comments, and
+family's parameter spec (`Params`, minelab.agents.spec); `bench_tables()` reads
+data/bench/*.csv (`minelab bench WHAT --save`, minelab.benchdata). Each file holds its
+tables between marker comments, and
 
     python -m minelab.catalog --write      # or: make docs
 
@@ -25,10 +26,12 @@ import sys
 from pathlib import Path
 
 from . import agents as _agents
+from . import benchdata
 from .report import PAPERS, load_items
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 AGENTS_DOC = README.parent / "docs" / "agents.md"
+BENCH_DOC = README.parent / "docs" / "benchmarks.md"
 
 #: the paper each agent family comes from (the family: the module or folder under
 #: minelab/agents/ it lives in); None for minelab's own.
@@ -146,8 +149,15 @@ def parameters_table() -> str:
     return "\n".join(rows)
 
 
-TABLES = {"agents-table": agents_table, "papers-table": papers_table, "parameters-table": parameters_table}
-SECTIONS = {README: ("agents-table", "papers-table"), AGENTS_DOC: ("parameters-table",)}
+def bench_tables() -> str:
+    """The checkout's saved speed figures (data/bench/*.csv), a table per `minelab bench WHAT`."""
+    return benchdata.tables(README.parent)
+
+
+TABLES = {"agents-table": agents_table, "papers-table": papers_table, "parameters-table": parameters_table,
+          "bench-tables": bench_tables}
+SECTIONS = {README: ("agents-table", "papers-table"), AGENTS_DOC: ("parameters-table",),
+            BENCH_DOC: ("bench-tables",)}
 
 
 def _section(name: str) -> re.Pattern:
@@ -177,7 +187,8 @@ def main(argv=None) -> int:
         print(agents_table(), papers_table(), parameters_table(), sep="\n\n")
         return 0
     stale = 0
-    for path, names in ((args.readme, SECTIONS[README]), (AGENTS_DOC, SECTIONS[AGENTS_DOC])):
+    files = {args.readme if path == README else path: names for path, names in SECTIONS.items()}
+    for path, names in files.items():
         old = path.read_text()
         new = rewrite(old, names)
         if new == old:

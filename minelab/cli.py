@@ -1,7 +1,8 @@
 """The `minelab` command: play, bench, reproduce.
 
     minelab play AGENT LEVEL --games N --seed S [--json]
-    minelab bench engine|agents|bandit|csp|rl|uct|samples|learned|viewer [--json] [--seconds T] [--train-games N]
+    minelab bench engine|agents|bandit|csp|rl|uct|samples|learned|viewer [--json] [--save] [--seconds T]
+                  [--train-games N]
     minelab reproduce [--profile smoke|quick|paper] [--only NAME] [--scheduler ADDR]
 """
 from __future__ import annotations
@@ -85,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default 100000 for bandit, 10000000 for rl)")
     b.add_argument("--seconds", type=_positive_float, default=2.0, help="time per measurement (default 2)")
     b.add_argument("--json", action="store_true", help="print JSON rows (one per line)")
+    b.add_argument("--save", action="store_true",
+                   help="also write the rows, with the machine they were measured on, to data/bench/WHAT.csv of "
+                        "the project directory (replacing that file: current figures only; `make docs` renders "
+                        "them in docs/benchmarks.md)")
 
     from . import exact
 
@@ -429,7 +434,9 @@ def cmd_bench(args) -> int:
         jobs = [("oracle", level) for level in BENCH_LEVELS] if args.what == "engine" else \
             [(agent, "9x9x10") for agent in BENCH_AGENTS]
         rows = ({**measure(agent, level, args.seconds), "bench": args.what} for agent, level in jobs)
+    saved = []
     for row in rows:  # printed as measured (a generator for engine / agents)
+        saved.append(row)
         if args.json:
             print(json.dumps(row), flush=True)
         else:
@@ -457,6 +464,11 @@ def cmd_bench(args) -> int:
                       f"({row['bytes_per_state']:.0f} B a state)") if "table_bytes" in row else ""
             print(f"{args.what:7s} {label} {row['games_per_second']:>14,.0f} {unit}/s "
                   f"({count} {unit} in {row['seconds']:.2f} s){memory}", flush=True)
+    if args.save:
+        from .benchdata import save
+
+        path = save(args.what, saved, seconds=args.seconds)
+        print(f"saved {len(saved)} rows to {path}", file=sys.stderr)
     return 0
 
 

@@ -14,6 +14,7 @@ Writes, all under the *project directory*:
   figures            $MINELAB_FIGURES_DIR, else <project>/figures
   results            $MINELAB_RESULTS, else <project>/data/results (the sweep's cache)
   build              <project>/build (executed notebooks)
+  bench figures      <project>/data/bench/<WHAT>.csv (`minelab bench WHAT --save`)
   notebooks          <project>/notebooks in a checkout; else the copies shipped in the
                      package (minelab._notebooks), so a wheel install reproduces too
 

@@ -69,6 +69,23 @@ def test_bench_json_rows(capsys):
     assert all(r["games_per_second"] > 0 and r["bench"] == "agents" for r in rows)
 
 
+def test_bench_save_writes_the_rows_with_their_machine(capsys, tmp_path, monkeypatch):
+    from minelab import benchdata
+
+    monkeypatch.setenv("MINELAB_PROJECT", str(tmp_path))
+    assert main(["bench", "engine", "--seconds", "0.01", "--save", "--json"]) == 0
+    printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    df = benchdata.load("engine", tmp_path)
+    assert len(df) == len(printed) == 4 and list(df["level"]) == [r["level"] for r in printed]
+    assert set(benchdata.MACHINE_FIELDS) <= set(df.columns) and (df["cores"] > 0).all()
+    assert df["source"].nunique() == 1 and df["games_per_second"].gt(0).all()
+    text = benchdata.tables(tmp_path)
+    assert "`minelab bench engine`" in text and "| oracle | 16x30x99 |" in text and "games/s" in text
+    assert benchdata.tables(tmp_path / "nowhere").startswith("No figures are saved yet")
+    with pytest.raises(ValueError, match="what must be one of"):
+        benchdata.save("everything", printed, 0.01, tmp_path)
+
+
 def test_bench_viewer_rows(capsys):
     assert main(["bench", "viewer", "--seconds", "0.01"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -88,6 +88,15 @@ def test_the_agents_page_lists_every_parameter_as_the_specs_say():
     assert "| `best` | `max_work` |" in text and "`first_click`" in text
 
 
+def test_the_benchmarks_page_shows_the_saved_figures():
+    """docs/benchmarks.md's tables are what `make docs` writes from data/bench today."""
+    from minelab import catalog
+
+    text = catalog.BENCH_DOC.read_text()
+    assert catalog.rewrite(text, catalog.SECTIONS[catalog.BENCH_DOC]) == text, (
+        "docs/benchmarks.md's saved figures are out of date: run `make docs`")
+
+
 def test_a_stale_table_is_caught():
     from minelab import catalog
 

@@ -10,7 +10,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "minelab"
 RANK = {
     "cells": 0, "atomic": 0, "_jitcache": 0, "_version": 0, "_gym": 0, "profiles": 0, "stats": 0, "paths": 0,
-    "ledger": 0, "provenance": 0,
+    "ledger": 0, "provenance": 0, "benchdata": 0.5,
     "levels": 1, "render": 1,
     "engine": 2, "probability": 2.5, "exact": 2.5,
     "agents": 3,
