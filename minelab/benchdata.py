@@ -94,7 +94,8 @@ def _label(row: pd.Series) -> str:
 
 
 def table(df: pd.DataFrame) -> str:
-    """One saved run as markdown: the measurement, its level, the figure and its unit."""
+    """One saved run as markdown: the measurement, its level, the figure and its unit, then
+    the machine and source it was measured on (its time stays in the CSV)."""
     lines = ["| measurement | level | figure | unit |", "|---|---|---:|---|"]
     for _, row in df.iterrows():
         value, unit = _figure(row)
@@ -102,7 +103,7 @@ def table(df: pd.DataFrame) -> str:
         lines.append(f"| {_label(row)} | {level} | {value} | {unit} |")
     first = df.iloc[0]
     lines.append("")
-    lines.append(f"Measured {first['measured_utc']} UTC on {first['cpu']} ({int(first['cores'])} cores, load "
+    lines.append(f"Measured on {first['cpu']} ({int(first['cores'])} cores, load "
                  f"{float(first['load']):.2f}), Python {first['python']}, numba {first['numba']}, minelab source "
                  f"`{first['source']}`, {first['seconds_per_measurement']:g} s a measurement.")
     return "\n".join(lines)
