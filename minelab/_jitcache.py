@@ -1,9 +1,10 @@
 """Numba's on-disk cache, kept per version of minelab's source.
 
 numba invalidates a cached kernel only when the kernel's *own* file changes, yet a
-kernel compiles in everything it calls: `csp_batch` (agents/csp.py) carries the exact
-solver of probability.py inside it. Edit probability.py alone and numba would go on
-loading the old csp kernel from its cache: the agent would play the old code, and a
+kernel compiles in everything it calls: csp's batch loop (`agents.batch.play_games` with
+csp's hooks) carries the exact solver of probability.py inside it. Edit probability.py
+alone and numba would go on loading the old csp kernel from its cache: the agent would
+play the old code, and a
 golden playthrough test would pass on code that no longer exists. So every cache lives
 in a folder named after a digest of the whole package's source: any edit anywhere in
 minelab starts a fresh folder (one full compilation, about a minute), and code that is

@@ -88,11 +88,9 @@ from ..engine import (
     SP_ROWS,
     ST_DEALT,
     ST_STATUS,
-    begin_game,
     kernel,
     neighbour_counts,
     open_cell,
-    record_game,
 )
 from ..probability import (
     CERTAIN_MINE,
@@ -110,6 +108,7 @@ from ..probability import (
     untouched_joint,
 )
 from .base import register
+from .batch import extra_index, hook, hooks, play_games
 from .spec import choice, flag, integer, number
 from .why import at, num
 from .csp import (
@@ -118,9 +117,13 @@ from .csp import (
     DC_STEP,
     CSPAgent,
     CSPParams,
+    SolverState,
     apply_decision,
+    begin_decisions,
     frontier_distance,
+    next_pending,
     opening_or_certain,
+    take_decision,
 )
 
 ENDGAME_LAYOUTS = 256  # the most layouts the exact endgame search takes by default
@@ -1427,33 +1430,43 @@ def _next_position(view2, known, look, nbr, nbr_count):
     return n_safe, best_next, (w1 * s1 + w2 * s2) / (w1 + w2)
 
 
-@kernel
-def best_batch(gs, n_games, deal_rng, agent_rng, s, x, cfg, out):
-    """Play n_games games on gs, one record row each in out (guesses, fallbacks,
-    endgame moves and aborts last)."""
-    st = gs.counters
-    for g in range(n_games):
-        begin_game(gs, deal_rng)
-        s.known[:] = 0
-        guesses = 0
-        fallbacks = 0
-        endgames = 0
-        aborts = 0
-        while st[ST_STATUS] == 0:
-            k = best_decide(gs, s, x, cfg, agent_rng)
-            if k < 0:
-                break
-            guesses += s.decision[DC_GUESS]
-            fallbacks += int(s.ws.stats[STAT_FALLBACKS])
-            s.ws.stats[STAT_FALLBACKS] = 0.0
-            endgames += s.decision[DC_STEP] == STEP_ENDGAME
-            aborts += s.decision[DC_ABORT]
-            apply_decision(gs, s, k, deal_rng)
-        record_game(gs, out, g)
-        out[g, 6] = guesses
-        out[g, 7] = fallbacks
-        out[g, 8] = endgames
-        out[g, 9] = aborts
+#: the record columns best adds, in the order of its batch state's `extra`
+BEST_EXTRA = ("guesses", "fallbacks", "endgame_moves", "endgame_aborts")
+_X_GUESSES, _X_FALLBACKS, _X_ENDGAMES, _X_ABORTS = (extra_index(BEST_EXTRA, f) for f in BEST_EXTRA)
+
+
+class BestBatch(NamedTuple):
+    """best's batch state (minelab.agents.batch): the solver state, its buffers, the
+    settings and the decision being played (`pending`: next move, moves)."""
+
+    s: SolverState
+    x: BestBuffers
+    cfg: BestSettings
+    pending: np.ndarray  # int64[2]
+    extra: np.ndarray  # int64[len(BEST_EXTRA)]
+
+
+@hook
+def _best_begin(state, gs):
+    begin_decisions(state.s, state.pending, state.extra)
+
+
+@hook
+def _best_move(state, gs, rng, deal_rng):
+    s = state.s
+    kind, cell = next_pending(gs, s, state.pending)
+    while cell < 0:
+        k = best_decide(gs, s, state.x, state.cfg, rng)
+        if k < 0:
+            return np.int64(REVEAL), np.int64(-1)
+        state.extra[_X_ENDGAMES] += s.decision[DC_STEP] == STEP_ENDGAME
+        state.extra[_X_ABORTS] += s.decision[DC_ABORT]
+        take_decision(s, state.pending, k, state.extra, _X_GUESSES, _X_FALLBACKS)
+        kind, cell = next_pending(gs, s, state.pending)
+    return kind, cell
+
+
+hooks(BestBatch, _best_move, begin_fn=_best_begin)
 
 
 @kernel
@@ -1515,7 +1528,7 @@ class BestAgent(CSPAgent):
 
     name = "best"
     Params = BestParams
-    extra_fields = ("guesses", "fallbacks", "endgame_moves", "endgame_aborts")
+    extra_fields = BEST_EXTRA
 
     def __init__(self, seed=None, **params):
         """Parameters: `BestParams` (see the module docstring)."""
@@ -1629,8 +1642,10 @@ class BestAgent(CSPAgent):
         """Play n_games games on gs in one kernel call, records into out."""
         spec = gs.spec
         cells, mines = int(spec[SP_ROWS] * spec[SP_COLS]), int(spec[SP_MINES])
-        best_batch(gs, n_games, deal_rng, self.rng, self.state(cells, mines), self.buffers(cells, mines),
-                   self.settings(int(spec[SP_ROWS]), int(spec[SP_COLS])), out)
+        state = BestBatch(self.state(cells, mines), self.buffers(cells, mines),
+                          self.settings(int(spec[SP_ROWS]), int(spec[SP_COLS])), np.zeros(2, np.int64),
+                          np.zeros(len(BEST_EXTRA), np.int64))
+        play_games(gs, n_games, deal_rng, self.rng, state, out)
 
 
 def _endgame_value(gs, s, x, cfg) -> tuple[int, float]:

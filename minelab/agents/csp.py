@@ -39,12 +39,10 @@ from ..engine import (
     SP_ROWS,
     ST_DEALT,
     ST_STATUS,
-    begin_game,
     deal_first_click,
     flag_cell,
     kernel,
     open_cell,
-    record_game,
     uniform_below,
 )
 from ..probability import (
@@ -60,6 +58,7 @@ from ..probability import (
     step,
 )
 from .base import Agent, cell_to_move, register
+from .batch import extra_index, hook, hooks, play_games
 from .spec import Spec, choice, given, integer
 from .why import at, count, layouts, num, opening_where
 
@@ -346,26 +345,79 @@ def apply_decision(gs, s, k, deal_rng):
                 return
 
 
-@kernel
-def csp_batch(gs, n_games, deal_rng, agent_rng, s, cfg, out):
-    """Play n_games games on gs, one record row each in out (guesses, fallbacks last)."""
-    st = gs.counters
-    for g in range(n_games):
-        begin_game(gs, deal_rng)
-        s.known[:] = 0
-        fallbacks = 0
-        guesses = 0
-        while st[ST_STATUS] == 0:
-            k = csp_decide(gs, s, cfg, agent_rng)
-            if k < 0:
-                break  # inconsistent position: cannot happen with the agent's own flags
-            fallbacks += int(s.ws.stats[STAT_FALLBACKS])
-            s.ws.stats[STAT_FALLBACKS] = 0.0
-            guesses += s.decision[DC_GUESS]
-            apply_decision(gs, s, k, deal_rng)
-        record_game(gs, out, g)
-        out[g, 6] = guesses
-        out[g, 7] = fallbacks
+@step
+def next_pending(gs, s, pending):
+    """The next move of the decision s.moves[pending[0]:pending[1]] still to play, as
+    (kind, cell), skipping reveals the flood already made (flags go to s.known too);
+    (REVEAL, -1) when none is left. What apply_decision plays, one move at a time."""
+    view = gs.shown
+    while pending[0] < pending[1]:
+        q = pending[0]
+        pending[0] = q + 1
+        kind = s.moves[q, 0]
+        cell = s.moves[q, 1]
+        if kind == FLAG:
+            s.known[cell] = 1
+            return kind, cell
+        if view[cell] == COVERED:
+            return np.int64(REVEAL), cell
+    return np.int64(REVEAL), np.int64(-1)
+
+
+@step
+def begin_decisions(s, pending, extra):
+    """A new game of a solver family's batch: no flag known, no decision pending, the
+    record counters at zero."""
+    s.known[:] = 0
+    pending[:] = 0
+    extra[:] = 0
+
+
+@step
+def take_decision(s, pending, k, extra, x_guesses, x_fallbacks):
+    """Play decision s.moves[:k] next (`next_pending` hands out its moves), counting it in
+    `extra`: at slot x_guesses when it is a guess, at x_fallbacks its solve's fallbacks."""
+    extra[x_fallbacks] += int(s.ws.stats[STAT_FALLBACKS])
+    s.ws.stats[STAT_FALLBACKS] = 0.0
+    extra[x_guesses] += s.decision[DC_GUESS]
+    pending[0] = 0
+    pending[1] = k
+
+
+#: the record columns csp and hcsp add, in the order of their batch state's `extra`
+CSP_EXTRA = ("guesses", "fallbacks")
+_X_GUESSES, _X_FALLBACKS = (extra_index(CSP_EXTRA, f) for f in CSP_EXTRA)
+
+
+class CSPBatch(NamedTuple):
+    """csp's batch state (minelab.agents.batch): the solver state, the settings and the
+    decision being played (`pending`: next move, moves)."""
+
+    s: SolverState
+    cfg: Settings
+    pending: np.ndarray  # int64[2]
+    extra: np.ndarray  # int64[len(CSP_EXTRA)]
+
+
+@hook
+def _csp_begin(state, gs):
+    begin_decisions(state.s, state.pending, state.extra)
+
+
+@hook
+def _csp_move(state, gs, rng, deal_rng):
+    s = state.s
+    kind, cell = next_pending(gs, s, state.pending)
+    while cell < 0:
+        k = csp_decide(gs, s, state.cfg, rng)
+        if k < 0:
+            return np.int64(REVEAL), np.int64(-1)  # inconsistent position: not with the agent's own flags
+        take_decision(s, state.pending, k, state.extra, _X_GUESSES, _X_FALLBACKS)
+        kind, cell = next_pending(gs, s, state.pending)
+    return kind, cell
+
+
+hooks(CSPBatch, _csp_move, begin_fn=_csp_begin)
 
 
 def check_first_click(first_click, names=("corner", "centre")):
@@ -409,7 +461,7 @@ class CSPAgent(Agent):
     name = "csp"
     Params = CSPParams
     tie_rule = TIE_RANDOM
-    extra_fields = ("guesses", "fallbacks")
+    extra_fields = CSP_EXTRA
     _explains = True
 
     def __init__(self, seed=None, **params):
@@ -515,7 +567,9 @@ class CSPAgent(Agent):
         """Play n_games games on gs in one kernel call, records into out."""
         spec = gs.spec
         s = self.state(int(spec[SP_ROWS] * spec[SP_COLS]), int(spec[SP_MINES]))
-        csp_batch(gs, n_games, deal_rng, self.rng, s, self.settings(int(spec[SP_ROWS]), int(spec[SP_COLS])), out)
+        state = CSPBatch(s, self.settings(int(spec[SP_ROWS]), int(spec[SP_COLS])), np.zeros(2, np.int64),
+                         np.zeros(len(CSP_EXTRA), np.int64))
+        play_games(gs, n_games, deal_rng, self.rng, state, out)
 
 
 @dataclass(frozen=True)

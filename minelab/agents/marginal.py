@@ -9,11 +9,14 @@ covered cells are the mines).
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..cells import COVERED, REVEAL
-from ..engine import SP_COLS, SP_ROWS, ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell, record_game
+from ..engine import SP_COLS, SP_ROWS, kernel
 from .base import Agent, cell_to_move, register
+from .batch import hook, hooks, play_games
 from .why import at, cell_values, count, num
 from .saved import pickled, unpickled
 
@@ -46,20 +49,25 @@ def marginal_learn(mine, mine_seen, games_seen):
     games_seen[0] += 1
 
 
-@kernel
-def marginal_batch(gs, n_games, deal_rng, agent_rng, mine_seen, games_seen, out):
-    st = gs.counters
-    mine = gs.mine
-    view = gs.shown
-    for g in range(n_games):
-        begin_game(gs, deal_rng)
-        while st[ST_STATUS] == 0:
-            cell = marginal_decide(view, mine_seen, games_seen[0], agent_rng)
-            if st[ST_DEALT] == 0:
-                deal_first_click(gs, cell, deal_rng)
-            open_cell(gs, cell)
-        marginal_learn(mine, mine_seen, games_seen)
-        record_game(gs, out, g)
+class MarginalBatch(NamedTuple):
+    """marginal's batch state (minelab.agents.batch): its counts, learned after each game."""
+
+    mine_seen: np.ndarray  # int64[cells]
+    games_seen: np.ndarray  # int64[1]
+    extra: np.ndarray  # int64[0]
+
+
+@hook
+def _marginal_move(state, gs, rng, deal_rng):
+    return REVEAL, marginal_decide(gs.shown, state.mine_seen, state.games_seen[0], rng)
+
+
+@hook
+def _marginal_end(state, gs):
+    marginal_learn(gs.mine, state.mine_seen, state.games_seen)
+
+
+hooks(MarginalBatch, _marginal_move, end_fn=_marginal_end)
 
 
 @register
@@ -127,4 +135,4 @@ class MarginalAgent(Agent):
     def play_batch(self, gs, n_games, deal_rng, out):
         rows, cols = int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS])
         seen, games = self.memory(rows, cols)
-        marginal_batch(gs, n_games, deal_rng, self.rng, seen, games, out)
+        play_games(gs, n_games, deal_rng, self.rng, MarginalBatch(seen, games, np.zeros(0, np.int64)), out)

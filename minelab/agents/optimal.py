@@ -28,6 +28,7 @@ import numpy as np
 
 from ..cells import FLAGGED, REVEAL, RULE_NAMES, UNFLAG
 from ..engine import (
+    N_RECORD,
     SP_COLS,
     SP_MINES,
     SP_ROWS,
@@ -127,7 +128,11 @@ class OptimalAgent(LazyWhy, Agent):
 
     # --- batch ---------------------------------------------------------------------
     def play_batch(self, gs, n_games, deal_rng, out):
-        """Play n_games games on gs (the same decisions as `choose`), records into out."""
+        """Play n_games games on gs (the same decisions as `choose`), records into out.
+
+        The one batch loop written in Python, not minelab.agents.batch.play_games: its
+        decision is the exact search of minelab.exact, Python code a numba kernel cannot
+        call (milliseconds a decision, so the loop costs nothing beside it)."""
         spec = gs.spec
         level = self.check_level(Level(int(spec[SP_ROWS]), int(spec[SP_COLS]), int(spec[SP_MINES]),
                                        RULE_NAMES[int(spec[SP_RULE])]))
@@ -142,4 +147,4 @@ class OptimalAgent(LazyWhy, Agent):
                     deal_first_click(gs, cell, deal_rng)
                 open_cell(gs, cell)
             record_game(gs, out, g)
-            out[g, 6] = guesses
+            out[g, N_RECORD + self.extra_fields.index("guesses")] = guesses

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from typing import NamedTuple
 
+import numpy as np
 
 from ..cells import REVEAL
-from ..engine import (ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell, random_covered_cell,
-                      record_game)
+from ..engine import ST_DEALT, kernel, random_covered_cell
 from .base import Agent, cell_to_move, register
+from .batch import hook, hooks, play_games
 from .spec import Spec, number
 from .why import at, count, covered_cells, num
 
@@ -26,18 +28,18 @@ def random_decide(view, rng):
     return random_covered_cell(view, rng)
 
 
-@kernel
-def random_batch(gs, n_games, deal_rng, agent_rng, out):
-    view = gs.shown
-    st = gs.counters
-    for g in range(n_games):
-        begin_game(gs, deal_rng)
-        while st[ST_STATUS] == 0:
-            cell = random_decide(view, agent_rng)
-            if st[ST_DEALT] == 0:
-                deal_first_click(gs, cell, deal_rng)
-            open_cell(gs, cell)
-        record_game(gs, out, g)
+class RandomBatch(NamedTuple):
+    """random's batch state (minelab.agents.batch): nothing but the empty record extra."""
+
+    extra: np.ndarray  # int64[0]
+
+
+@hook
+def _random_move(state, gs, rng, deal_rng):
+    return REVEAL, random_decide(gs.shown, rng)
+
+
+hooks(RandomBatch, _random_move)
 
 
 @register
@@ -54,7 +56,7 @@ class RandomAgent(Agent):
         return cell_to_move(REVEAL, cell, game.level)
 
     def play_batch(self, gs, n_games, deal_rng, out):
-        random_batch(gs, n_games, deal_rng, self.rng, out)
+        play_games(gs, n_games, deal_rng, self.rng, RandomBatch(np.zeros(0, np.int64)), out)
 
 
 # ------------------------------------------------------------------------ oracle
@@ -80,20 +82,28 @@ def oracle_step(view, mine, dealt, start, lookup, rng):
     return oracle_decide(view, mine, dealt, start)
 
 
-@kernel
-def oracle_batch(gs, n_games, deal_rng, lookup, agent_rng, out):
-    st = gs.counters
-    mine = gs.mine
-    view = gs.shown
-    for g in range(n_games):
-        begin_game(gs, deal_rng)
-        cell = 0
-        while st[ST_STATUS] == 0:
-            cell = oracle_step(view, mine, st[ST_DEALT], cell, lookup, agent_rng)
-            if st[ST_DEALT] == 0:
-                deal_first_click(gs, cell, deal_rng)
-            open_cell(gs, cell)
-        record_game(gs, out, g)
+class OracleBatch(NamedTuple):
+    """oracle's batch state (minelab.agents.batch): the look-up share and where the scan
+    resumes (the cell of the last move, 0 at the start of a game)."""
+
+    lookup: float
+    last: np.ndarray  # int64[1]
+    extra: np.ndarray  # int64[0]
+
+
+@hook
+def _oracle_begin(state, gs):
+    state.last[0] = 0
+
+
+@hook
+def _oracle_move(state, gs, rng, deal_rng):
+    cell = oracle_step(gs.shown, gs.mine, gs.counters[ST_DEALT], state.last[0], state.lookup, rng)
+    state.last[0] = cell
+    return REVEAL, cell
+
+
+hooks(OracleBatch, _oracle_move, begin_fn=_oracle_begin)
 
 
 @dataclass(frozen=True)
@@ -143,4 +153,5 @@ class OracleAgent(Agent):
         return game.moves[-1].row * game.level.cols + game.moves[-1].col if game.moves else 0
 
     def play_batch(self, gs, n_games, deal_rng, out):
-        oracle_batch(gs, n_games, deal_rng, self.lookup, self.rng, out)
+        state = OracleBatch(float(self.lookup), np.zeros(1, np.int64), np.zeros(0, np.int64))
+        play_games(gs, n_games, deal_rng, self.rng, state, out)

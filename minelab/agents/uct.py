@@ -58,14 +58,16 @@ from typing import NamedTuple
 import numpy as np
 
 from ..cells import COVERED, ONGOING, REVEAL, WON
-from ..engine import (SP_COLS, SP_MINES, SP_ROWS, ST_REVEALED, ST_STATUS, GameState, begin_game, kernel,
-                      neighbour_counts, open_cell, record_game, uniform_below)
-from ..probability import CERTAIN_MINE, STAT_FALLBACKS, sample_layout
+from ..engine import (SP_COLS, SP_MINES, SP_ROWS, ST_REVEALED, ST_STATUS, GameState, kernel,
+                      neighbour_counts, open_cell, uniform_below)
+from ..probability import CERTAIN_MINE, sample_layout
 from .base import register
+from .batch import extra_index, hook, hooks, play_games
 from .csp import (DC_GUESS, CSPParams, TIE_FRONTIER, TIE_RANDOM, TIE_TOLERANCE, CSPAgent, SolverState, apply_decision,
-                  least_probable, new_solver_state, opening_or_certain)
+                  begin_decisions, least_probable, new_solver_state, next_pending, opening_or_certain,
+                  take_decision)
 from .spec import ALWAYS, choice, integer
-from .rl.table import FREE, SM_ROWS, StateTable, find_row, insert_row, pack_view
+from .rl.table import FREE, SM_ROWS, StateArrays, StateTable, find_row, insert_row, pack_view
 from .why import at, num
 
 CAND_ALL = 0  # uct: every covered cell not certainly a mine
@@ -272,28 +274,51 @@ def tree_decide(gs, s, sim_s, tb, cfg, work, rng):
     return 1
 
 
-@kernel
-def tree_batch(gs, n_games, deal_rng, agent_rng, s, sim_s, tb, cfg, work, out):
-    """Play n_games games on gs, one record row each (guesses, fallbacks, simulations last)."""
-    st = gs.counters
-    for g in range(n_games):
-        begin_game(gs, deal_rng)
-        s.known[:] = 0
-        fallbacks = 0
-        guesses = 0
-        sims0 = work.sims[0]
-        while st[ST_STATUS] == ONGOING:
-            k = tree_decide(gs, s, sim_s, tb, cfg, work, agent_rng)
-            if k < 0:
-                break  # inconsistent position: cannot happen with the agent's own flags
-            fallbacks += int(s.ws.stats[STAT_FALLBACKS])
-            s.ws.stats[STAT_FALLBACKS] = 0.0
-            guesses += s.decision[DC_GUESS]
-            apply_decision(gs, s, k, deal_rng)
-        record_game(gs, out, g)
-        out[g, 6] = guesses
-        out[g, 7] = fallbacks
-        out[g, 8] = work.sims[0] - sims0
+#: the record columns oh and uct add, in the order of their batch state's `extra`
+TREE_EXTRA = ("guesses", "fallbacks", "simulations")
+_X_GUESSES, _X_FALLBACKS, _X_SIMS = (extra_index(TREE_EXTRA, f) for f in TREE_EXTRA)
+
+
+class TreeBatch(NamedTuple):
+    """oh's and uct's batch state (minelab.agents.batch): the player's solver state, the
+    simulations' solver state, tree and work arrays, the settings, the decision being
+    played (`pending`: next move, moves) and the simulations counted when the game began."""
+
+    s: SolverState
+    sim_s: SolverState
+    tb: StateArrays
+    cfg: TreeConfig
+    work: TreeWork
+    pending: np.ndarray  # int64[2]
+    sims0: np.ndarray  # int64[1]
+    extra: np.ndarray  # int64[len(TREE_EXTRA)]
+
+
+@hook
+def _tree_begin(state, gs):
+    begin_decisions(state.s, state.pending, state.extra)
+    state.sims0[0] = state.work.sims[0]
+
+
+@hook
+def _tree_move(state, gs, rng, deal_rng):
+    s = state.s
+    kind, cell = next_pending(gs, s, state.pending)
+    while cell < 0:
+        k = tree_decide(gs, s, state.sim_s, state.tb, state.cfg, state.work, rng)
+        if k < 0:
+            return np.int64(REVEAL), np.int64(-1)  # inconsistent position: not with the agent's own flags
+        take_decision(s, state.pending, k, state.extra, _X_GUESSES, _X_FALLBACKS)
+        kind, cell = next_pending(gs, s, state.pending)
+    return kind, cell
+
+
+@hook
+def _tree_end(state, gs):
+    state.extra[_X_SIMS] = state.work.sims[0] - state.sims0[0]
+
+
+hooks(TreeBatch, _tree_move, begin_fn=_tree_begin, end_fn=_tree_end)
 
 
 # ------------------------------------------------------------------ the agents
@@ -320,7 +345,7 @@ class TreeSearchAgent(CSPAgent):
     name = "tree-search"
     Params = TreeParams
     candidate_rule = CAND_ALL
-    extra_fields = ("guesses", "fallbacks", "simulations")
+    extra_fields = TREE_EXTRA
 
     def __init__(self, seed=None, **params):
         super().__init__(seed, **params)
@@ -373,8 +398,9 @@ class TreeSearchAgent(CSPAgent):
         """Play n_games games on gs in one kernel call, records into out."""
         rows, cols, mines = int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS]), int(gs.spec[SP_MINES])
         sim_s, table, work = self.search_state(rows * cols, mines)
-        tree_batch(gs, n_games, deal_rng, self.rng, self.state(rows * cols, mines), sim_s, table.arrays(),
-                   self.config(rows, cols), work, out)
+        state = TreeBatch(self.state(rows * cols, mines), sim_s, table.arrays(), self.config(rows, cols), work,
+                          np.zeros(2, np.int64), np.zeros(1, np.int64), np.zeros(len(TREE_EXTRA), np.int64))
+        play_games(gs, n_games, deal_rng, self.rng, state, out)
 
 
 @register

@@ -2,7 +2,7 @@
 and sa-greedy.
 
 Options, their values and their checks live here; the play is `play.bandit_step`
-(interactive: `act`) and `play.bandit_batch` (batch: `play_batch`). An agent keeps its
+(interactive: `act`; batch, `play_batch`: its hooks `play.BanditBatch`). An agent keeps its
 knowledge (`KeyTable`) across runs and levels; `copy()` forks it.
 """
 from __future__ import annotations
@@ -11,10 +11,12 @@ import copy
 import weakref
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from ...engine import SP_COLS, SP_ROWS, Move
 from ..base import Agent, register
+from ..batch import play_games
 from ..spec import ALWAYS, Spec, choice, flag, integer, number
 from .caches import WC_NMOVES, BanditWork, new_bandit_work
 from .config import (
@@ -28,7 +30,7 @@ from .config import (
     BanditConfig,
 )
 from .keys import SA_MAX_CELLS
-from .play import bandit_batch, bandit_step
+from .play import BANDIT_EXTRA, BanditBatch, bandit_step
 from .table import INSERTS_PER_CELL, TM_T, KeyTable
 from .why import before_step, explain_step, knowledge_of
 
@@ -98,7 +100,7 @@ class BanditAgent(Agent):
     name = "mab"
     learns = True
     _explains = True
-    extra_fields = ("actions", "perfect")
+    extra_fields = BANDIT_EXTRA
     mode = MODE_WINDOW
     policy = "greedy"
     Params = BanditParams
@@ -164,8 +166,8 @@ class BanditAgent(Agent):
         done = 0
         while True:  # at least one call: a zero-game batch compiles the kernel (the runner's warm-up)
             self.keys.reserve(INSERTS_PER_CELL * rows * cols)
-            done += bandit_batch(gs, ws, self.keys.arrays(), self.cfg, n_games - done,
-                                 deal_rng, self.rng, out[done:])
+            state = BanditBatch(ws, self.keys.arrays(), self.cfg, np.zeros(len(BANDIT_EXTRA), np.int64))
+            done += play_games(gs, n_games - done, deal_rng, self.rng, state, out[done:])
             if done >= n_games:
                 break
 

@@ -1,5 +1,5 @@
-"""Playing and learning: one decision of the agent (`bandit_step`) and batch play
-(`bandit_batch`).
+"""Playing and learning: one decision of the agent (`bandit_step`) and the hooks of batch
+play (`BanditBatch`, played by `minelab.agents.batch.play_games`).
 
 Rewards (paper §IV-B): +1 for a mine, -1 for a safe reveal. A reveal is learned at once.
 A flag is learned only at game end, unless a new flag would make flags > mines: then
@@ -12,6 +12,8 @@ for interactive play, which reports them.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ...cells import COVERED, FLAG, FLAGGED, ONGOING, REVEAL, UNFLAG
@@ -23,15 +25,14 @@ from ...engine import (
     ST_DEALT,
     ST_FLAGS,
     ST_STATUS,
-    begin_game,
     deal_first_click,
     flag_cell,
     kernel,
     open_cell,
     random_covered_cell,
-    record_game,
     unflag_cell,
 )
+from ..batch import PLAYED, extra_index, hook, hooks
 from .caches import (
     WC_DECISIONS,
     WC_LAST_K,
@@ -39,14 +40,16 @@ from .caches import (
     WC_NFLAGS,
     WC_NMOVES,
     WC_OPENED,
+    BanditWork,
     after_learning,
     invalidate,
     sync,
 )
-from .config import END_PASSED_OVER, FIRST_ZERO, FIRST_ZERO_ONLY, MODE_STATE_ACTION, P_EGREEDY, P_UCB, pairs_rule
+from .config import (END_PASSED_OVER, FIRST_ZERO, FIRST_ZERO_ONLY, MODE_STATE_ACTION, P_EGREEDY, P_UCB, BanditConfig,
+                     pairs_rule)
 from .keys import board_code, state_action_key, window_key, window_words
 from .policies import lowest_window, pick_target, random_action, ucb_scores
-from .table import TM_PERFECT, TM_SIZE, TM_T, action_value, table_learn, table_room
+from .table import TM_PERFECT, TM_SIZE, TM_T, TableArrays, action_value, table_learn, table_room
 
 
 # ------------------------------------------------------------------ moves
@@ -263,21 +266,45 @@ def bandit_step(gs, ws, tb, cfg, deal_rng, agent_rng, incremental):
         end_of_game(gs, ws, tb, cfg)
 
 
-@kernel
-def bandit_batch(gs, ws, tb, cfg, n_games, deal_rng, agent_rng, out):
-    """Play up to n_games, learning as it goes; returns how many were played (fewer
-    when the table must grow first, which Python does between calls)."""
-    st = gs.counters
-    n = gs.shown.shape[0]
-    for g in range(n_games):
-        if not table_room(tb, n):
-            return g
-        begin_game(gs, deal_rng)
-        invalidate(ws)
-        ws.counters[:] = 0  # this game's records (flags, last decision) start empty
-        while st[ST_STATUS] == ONGOING:
-            bandit_step(gs, ws, tb, cfg, deal_rng, agent_rng, 1)
-        record_game(gs, out, g)
-        out[g, 6] = tb.meta[TM_SIZE]
-        out[g, 7] = tb.meta[TM_PERFECT]
-    return n_games
+#: the record columns the bandits add: the actions recorded and the perfect actions,
+#: after each game
+BANDIT_EXTRA = ("actions", "perfect")
+_X_ACTIONS, _X_PERFECT = (extra_index(BANDIT_EXTRA, f) for f in BANDIT_EXTRA)
+
+
+class BanditBatch(NamedTuple):
+    """The bandits' batch state (minelab.agents.batch): the work arrays, the table and the
+    settings. A decision plays its own moves (PLAYED): the program's opening, a reveal
+    learned at once, a flag learned at the game's end, or flag + unflag + reveal. A batch
+    stops before a game when the table must grow (`table_room`)."""
+
+    ws: BanditWork
+    tb: TableArrays
+    cfg: BanditConfig
+    extra: np.ndarray  # int64[len(BANDIT_EXTRA)]
+
+
+@hook
+def _bandit_room(state, gs):
+    return table_room(state.tb, gs.shown.shape[0])
+
+
+@hook
+def _bandit_begin(state, gs):
+    invalidate(state.ws)
+    state.ws.counters[:] = 0  # this game's records (flags, last decision) start empty
+
+
+@hook
+def _bandit_move(state, gs, rng, deal_rng):
+    bandit_step(gs, state.ws, state.tb, state.cfg, deal_rng, rng, 1)
+    return np.int64(PLAYED), np.int64(-1)
+
+
+@hook
+def _bandit_end(state, gs):
+    state.extra[_X_ACTIONS] = state.tb.meta[TM_SIZE]
+    state.extra[_X_PERFECT] = state.tb.meta[TM_PERFECT]
+
+
+hooks(BanditBatch, _bandit_move, room_fn=_bandit_room, begin_fn=_bandit_begin, end_fn=_bandit_end)

@@ -12,16 +12,11 @@ from ...cells import COVERED, REVEAL
 from ...engine import (
     SP_COLS,
     SP_ROWS,
-    ST_DEALT,
-    ST_STATUS,
-    begin_game,
-    deal_first_click,
     kernel,
-    open_cell,
-    record_game,
     uniform_below,
 )
 from ..base import Agent, cell_to_move, register
+from ..batch import hook, hooks, play_games
 from ..saved import pickled, unpickled
 from ..why import at, cell_values, count, num
 from ..spec import Spec, choice, integer, number
@@ -192,22 +187,32 @@ def nb_learn(mine, tab, work, alpha, pooled):
     nb_tables(tab, alpha, pooled)
 
 
-# 11 parameters: the batch protocol's five (gs, n_games, deal_rng, rng, out) and the
-# model's tables, work arrays and settings, one by one as numba kernels take them.
-@kernel
-def nb_batch(gs, n_games, deal_rng, rng, near, tab, work, pick, alpha, pooled, out):
-    st = gs.counters
-    view = gs.shown
-    for g in range(n_games):
-        begin_game(gs, deal_rng)
-        while st[ST_STATUS] == 0:
-            cell = nb_decide(view, near, tab, work, pick, rng)
-            nb_observe(view, near, work)
-            if st[ST_DEALT] == 0:
-                deal_first_click(gs, cell, deal_rng)
-            open_cell(gs, cell)
-        nb_learn(gs.mine, tab, work, alpha, pooled)
-        record_game(gs, out, g)
+class NBBatch(NamedTuple):
+    """The Conditional model's batch state (minelab.agents.batch): its neighbourhoods,
+    tables, work arrays and settings."""
+
+    near: np.ndarray
+    tab: NBTables
+    work: NBWork
+    pick: int
+    alpha: float
+    pooled: bool
+    extra: np.ndarray  # int64[0]
+
+
+@hook
+def _nb_move(state, gs, rng, deal_rng):
+    cell = nb_decide(gs.shown, state.near, state.tab, state.work, state.pick, rng)
+    nb_observe(gs.shown, state.near, state.work)  # the position the decision saw
+    return REVEAL, cell
+
+
+@hook
+def _nb_end(state, gs):
+    nb_learn(gs.mine, state.tab, state.work, state.alpha, state.pooled)
+
+
+hooks(NBBatch, _nb_move, end_fn=_nb_end)
 
 
 def new_nb_tables(positions: int, alpha: float, pooled: bool) -> NBTables:
@@ -335,8 +340,9 @@ class ConditionalAgent(Agent):
     def play_batch(self, gs, n_games, deal_rng, out):
         rows, cols = int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS])
         near, tab = self.nb.memory(rows, cols)
-        nb_batch(gs, n_games, deal_rng, self.rng, near, tab, self.nb.batch_work(rows, cols), self.nb.pick_code,
-                 self.nb.alpha, self.nb.pooled, out)
+        state = NBBatch(near, tab, self.nb.batch_work(rows, cols), int(self.nb.pick_code), float(self.nb.alpha),
+                        bool(self.nb.pooled), np.zeros(0, np.int64))
+        play_games(gs, n_games, deal_rng, self.rng, state, out)
 
 
 def p_mine(score):

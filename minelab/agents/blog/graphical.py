@@ -9,21 +9,15 @@ import numpy as np
 
 from ...cells import REVEAL
 from ...engine import (
-    N_RECORD,
     SP_COLS,
     SP_ROWS,
-    ST_DEALT,
-    ST_STATUS,
     Move,
-    begin_game,
-    deal_first_click,
     kernel,
-    open_cell,
     random_covered_cell,
-    record_game,
     uniform_below,
 )
 from ..base import Agent, cell_to_move, register
+from ..batch import extra_index, hook, hooks, play_games
 from ..rl.table import SM_ROWS, StateArrays, StateTable, find_row, insert_row, table_room
 from ..saved import pickled, unpickled
 from ..spec import Spec, choice, integer, number
@@ -534,28 +528,53 @@ def graph_learn(ga, cfg, work, mine, cols):
     ga.meta[GM_GAMES] += 1
 
 
-@kernel
-def graph_batch(gs, ga, cfg, work, n_games, deal_rng, rng, out):
-    """Play up to n_games; returns the games played (fewer when the memory must grow)."""
-    st = gs.counters
+#: the record column graphical adds: the sub-grid states stored after each game
+GRAPH_EXTRA = ("states",)
+_X_STATES = extra_index(GRAPH_EXTRA, "states")
+
+
+class GraphBatch(NamedTuple):
+    """graphical's batch state (minelab.agents.batch): its memory, settings and work arrays.
+    A batch stops before a game when the memory must grow (`graph_room`)."""
+
+    ga: GraphArrays
+    cfg: GraphConfig
+    work: GraphWork
+    extra: np.ndarray  # int64[len(GRAPH_EXTRA)]
+
+
+@hook
+def _graph_room(state, gs):
+    return graph_room(state.ga, state.work)
+
+
+@hook
+def _graph_begin(state, gs):
+    state.work.meta[GW_N] = 0
+
+
+@hook
+def _graph_move(state, gs, rng, deal_rng):
     view = gs.shown
     rows, cols = gs.spec[SP_ROWS], gs.spec[SP_COLS]
-    for g in range(n_games):
-        if not graph_room(ga, work):
-            return g
-        begin_game(gs, deal_rng)
-        work.meta[GW_N] = 0
-        while st[ST_STATUS] == 0:
-            cell = graph_decide(view, rows, cols, ga, cfg, work, rng)
-            graph_note_before(view, rows, cols, cell, work)
-            if st[ST_DEALT] == 0:
-                deal_first_click(gs, cell, deal_rng)
-            got = open_cell(gs, cell)
-            graph_note_after(view, cols, got < 0, work)
-        graph_learn(ga, cfg, work, gs.mine, cols)
-        record_game(gs, out, g)
-        out[g, N_RECORD] = ga.tb.meta[SM_ROWS]
-    return n_games
+    cell = graph_decide(view, rows, cols, state.ga, state.cfg, state.work, rng)
+    graph_note_before(view, rows, cols, cell, state.work)
+    return REVEAL, cell
+
+
+@hook
+def _graph_after(state, gs, rng, kind, cell, got):
+    graph_note_after(gs.shown, gs.spec[SP_COLS], got < 0, state.work)
+
+
+@hook
+def _graph_end(state, gs):
+    graph_learn(state.ga, state.cfg, state.work, gs.mine, gs.spec[SP_COLS])
+    state.extra[_X_STATES] = state.ga.tb.meta[SM_ROWS]
+
+
+hooks(GraphBatch, _graph_move, room_fn=_graph_room, begin_fn=_graph_begin, after_fn=_graph_after,
+      end_fn=_graph_end)
 
 
 def new_graph_work(cells: int) -> GraphWork:
@@ -688,7 +707,7 @@ class GraphicalAgent(Agent):
     name = "graphical"
     learns = True
     _explains = True
-    extra_fields = ("states",)  # sub-grid states stored after each game
+    extra_fields = GRAPH_EXTRA
 
     Params = GraphicalParams
 
@@ -789,8 +808,8 @@ class GraphicalAgent(Agent):
         done = 0
         while True:  # at least one call: a zero-game batch compiles the kernel
             mem.reserve(work.p_key.shape[0])
-            done += graph_batch(gs, mem.arrays(), self.config, work, n_games - done, deal_rng, self.rng,
-                                out[done:])
+            state = GraphBatch(mem.arrays(), self.config, work, np.zeros(len(GRAPH_EXTRA), np.int64))
+            done += play_games(gs, n_games - done, deal_rng, self.rng, state, out[done:])
             if done >= n_games:
                 break
 

@@ -8,25 +8,19 @@ import numpy as np
 
 from ...cells import COVERED, REVEAL
 from ...engine import (
-    N_RECORD,
     SP_COLS,
     SP_ROWS,
-    ST_DEALT,
-    ST_STATUS,
-    begin_game,
-    deal_first_click,
     kernel,
-    open_cell,
     random_covered_cell,
-    record_game,
     uniform_below,
 )
 from ..base import Agent, cell_to_move, register
+from ..batch import extra_index, hook, hooks, play_games
 from ..saved import pickled, unpickled
 from ..why import at, count
 from ..spec import Spec, choice, flag
 from .common import FALLBACKS
-from .conditional import _NaiveBayes, nb_decide, nb_learn, nb_observe, nb_why, new_nb_work
+from .conditional import NBTables, NBWork, _NaiveBayes, nb_decide, nb_learn, nb_observe, nb_why, new_nb_work
 
 
 # ====================================================================== semi-deterministic
@@ -120,27 +114,50 @@ def semi_decide(view, nbr, nbr_count, w, fallback, avoid, near, tab, nbw, pick, 
     return random_unexcluded(view, nbw.exclude, rng), 1
 
 
-# 14 parameters: the batch protocol's five (gs, n_games, deal_rng, rng, out), then
-# semi_decide's model arguments and the fallback model's learning settings.
-@kernel
-def semi_batch(gs, n_games, deal_rng, rng, w, fallback, avoid, near, tab, nbw, pick, alpha, pooled, out):
-    st = gs.counters
+#: the record columns semi-deterministic adds, in the order of its batch state's `extra`
+SEMI_EXTRA = ("guesses",)
+_X_GUESSES = extra_index(SEMI_EXTRA, "guesses")
+
+
+class SemiBatch(NamedTuple):
+    """semi-deterministic's batch state (minelab.agents.batch): S's work arrays, the
+    fallback's choice, and the Conditional fallback's model and settings."""
+
+    w: SemiWork
+    fallback: int
+    avoid: bool
+    near: np.ndarray
+    tab: NBTables
+    nbw: NBWork
+    pick: int
+    alpha: float
+    pooled: bool
+    extra: np.ndarray  # int64[len(SEMI_EXTRA)]
+
+
+@hook
+def _semi_begin(state, gs):
+    state.extra[:] = 0
+
+
+@hook
+def _semi_move(state, gs, rng, deal_rng):
     view = gs.shown
-    for g in range(n_games):
-        begin_game(gs, deal_rng)
-        guesses = 0
-        while st[ST_STATUS] == 0:
-            cell, guessed = semi_decide(view, gs.nbr, gs.nbr_count, w, fallback, avoid, near, tab, nbw, pick, rng)
-            guesses += guessed
-            if fallback == 1:
-                nb_observe(view, near, nbw)
-            if st[ST_DEALT] == 0:
-                deal_first_click(gs, cell, deal_rng)
-            open_cell(gs, cell)
-        if fallback == 1:
-            nb_learn(gs.mine, tab, nbw, alpha, pooled)
-        record_game(gs, out, g)
-        out[g, N_RECORD] = guesses
+    cell, guessed = semi_decide(view, gs.nbr, gs.nbr_count, state.w, state.fallback, state.avoid, state.near,
+                                state.tab, state.nbw, state.pick, rng)
+    state.extra[_X_GUESSES] += guessed
+    if state.fallback == 1:
+        nb_observe(view, state.near, state.nbw)
+    return REVEAL, cell
+
+
+@hook
+def _semi_end(state, gs):
+    if state.fallback == 1:
+        nb_learn(gs.mine, state.tab, state.nbw, state.alpha, state.pooled)
+
+
+hooks(SemiBatch, _semi_move, begin_fn=_semi_begin, end_fn=_semi_end)
 
 
 @dataclass(frozen=True)
@@ -160,7 +177,7 @@ class SemiDeterministicAgent(Agent):
     See minelab.agents.blog."""
 
     name = "semi-deterministic"
-    extra_fields = ("guesses",)
+    extra_fields = SEMI_EXTRA
     _explains = True
 
     Params = SemiParams
@@ -239,7 +256,9 @@ class SemiDeterministicAgent(Agent):
     def play_batch(self, gs, n_games, deal_rng, out):
         rows, cols = int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS])
         near, tab = self.nb.memory(rows, cols)
-        semi_batch(gs, n_games, deal_rng, self.rng, self._semi_work(rows * cols), self._fb, self.avoid_mines,
-                   near, tab, self.nb.batch_work(rows, cols), self.nb.pick_code, self.nb.alpha, self.nb.pooled, out)
+        state = SemiBatch(self._semi_work(rows * cols), int(self._fb), bool(self.avoid_mines), near, tab,
+                          self.nb.batch_work(rows, cols), int(self.nb.pick_code), float(self.nb.alpha),
+                          bool(self.nb.pooled), np.zeros(len(SEMI_EXTRA), np.int64))
+        play_games(gs, n_games, deal_rng, self.rng, state, out)
 
 

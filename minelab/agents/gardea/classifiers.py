@@ -54,10 +54,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...cells import COVERED
-from ...engine import (SP_COLS, SP_ROWS, ST_DEALT, ST_STATUS, _tables, begin_game, deal_first_click, kernel,
-                       open_cell, random_covered_cell, record_game, uniform_below)
+from ...cells import COVERED, REVEAL
+from ...engine import SP_COLS, SP_ROWS, _tables, kernel, random_covered_cell, uniform_below
 from ..base import register
+from ..batch import hook, hooks, play_games
 from ..spec import choice, given, integer, number
 from ..why import at, count, num
 from .samples import (FEATURE_CODES, PERIMETER_PROB, TARGETS, any_revealed, board_states, generate, move_accuracy,
@@ -179,19 +179,25 @@ def local_decide(m, view, rows, cols, nbr, nbr_count, first, covered, s, rng):
     return off_perimeter_cell(view, s.perim, rng)
 
 
-@kernel
-def local_batch(gs, n_games, deal_rng, agent_rng, m, first, covered, s, out):
-    st = gs.counters
-    rows = gs.spec[SP_ROWS]
-    cols = gs.spec[SP_COLS]
-    for g in range(n_games):
-        begin_game(gs, deal_rng)
-        while st[ST_STATUS] == 0:
-            cell = local_decide(m, gs.shown, rows, cols, gs.nbr, gs.nbr_count, first, covered, s, agent_rng)
-            if st[ST_DEALT] == 0:
-                deal_first_click(gs, cell, deal_rng)
-            open_cell(gs, cell)
-        record_game(gs, out, g)
+class LocalBatch(NamedTuple):
+    """A local classifier's batch state (minelab.agents.batch): its model, opening, targets
+    and scratch."""
+
+    m: LocalModel
+    first: int
+    covered: int
+    s: Scratch
+    extra: np.ndarray  # int64[0]
+
+
+@hook
+def _local_move(state, gs, rng, deal_rng):
+    cell = local_decide(state.m, gs.shown, gs.spec[SP_ROWS], gs.spec[SP_COLS], gs.nbr, gs.nbr_count, state.first,
+                        state.covered, state.s, rng)
+    return REVEAL, cell
+
+
+hooks(LocalBatch, _local_move)
 
 
 # ------------------------------------------------------------------------- Python side
@@ -372,8 +378,9 @@ class LocalClassifierAgent(TrainedAgent):
 
     def _play(self, model, gs, n_games, deal_rng, out):
         rows, cols = int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS])
-        local_batch(gs, n_games, deal_rng, self.rng, self._kernel_model(model), self._first(), self._covered(),
-                    self.scratch(rows * cols), out)
+        state = LocalBatch(self._kernel_model(model), self._first(), self._covered(), self.scratch(rows * cols),
+                           np.zeros(0, np.int64))
+        play_games(gs, n_games, deal_rng, self.rng, state, out)
 
     def _kernel_model(self, model: dict) -> LocalModel:
         if int(model["radius"]) != self.radius or int(model["encoding"]) != ENCODINGS.index(self.encoding):

@@ -82,17 +82,11 @@ from ...engine import (
     SP_COLS,
     SP_MINES,
     SP_ROWS,
-    ST_DEALT,
-    ST_STATUS,
-    begin_game,
-    deal_first_click,
-    flag_cell,
     kernel,
-    open_cell,
-    record_game,
     uniform_below,
 )
 from ..base import Agent, cell_to_move, register
+from ..batch import extra_index, hook, hooks, play_games
 from ..spec import ALWAYS, Spec, integer
 from ..why import at, count, num
 
@@ -824,27 +818,38 @@ def _reset_game(ws):
         meta[i] = 0
 
 
-@kernel
-def gardea_batch(gs, ws, max_nodes, n_games, deal_rng, agent_rng, out):
-    """Play n_games on gs, recording each (with the agent's counters) in out."""
-    st = gs.counters
-    view = gs.shown
-    for g in range(n_games):
-        begin_game(gs, deal_rng)
-        _reset_game(ws)
-        while st[ST_STATUS] == 0:
-            kind, cell = gardea_decide(view, gs.spec, gs.nbr, gs.nbr_count, ws, max_nodes, agent_rng)
-            if kind == FLAG:
-                flag_cell(gs, cell)
-            else:
-                if st[ST_DEALT] == 0:
-                    deal_first_click(gs, cell, deal_rng)
-                open_cell(gs, cell)
-        record_game(gs, out, g)
-        meta = ws.meta
-        out[g, 6] = meta[GM_FALLBACKS]
-        out[g, 7] = meta[GM_GUESSES]
-        out[g, 8] = meta[GM_CRAP]
+#: the record columns gardea-csp adds, in the order of its batch state's `extra`
+GARDEA_EXTRA = ("fallbacks", "guesses", "crap_shoots")
+_X_FALLBACKS, _X_GUESSES, _X_CRAP = (extra_index(GARDEA_EXTRA, f) for f in GARDEA_EXTRA)
+
+
+class GardeaBatch(NamedTuple):
+    """gardea-csp's batch state (minelab.agents.batch): its work arrays and node budget."""
+
+    ws: GardeaWork
+    max_nodes: int
+    extra: np.ndarray  # int64[len(GARDEA_EXTRA)]
+
+
+@hook
+def _gardea_begin(state, gs):
+    _reset_game(state.ws)
+
+
+@hook
+def _gardea_move(state, gs, rng, deal_rng):
+    return gardea_decide(gs.shown, gs.spec, gs.nbr, gs.nbr_count, state.ws, state.max_nodes, rng)
+
+
+@hook
+def _gardea_end(state, gs):
+    meta = state.ws.meta
+    state.extra[_X_FALLBACKS] = meta[GM_FALLBACKS]
+    state.extra[_X_GUESSES] = meta[GM_GUESSES]
+    state.extra[_X_CRAP] = meta[GM_CRAP]
+
+
+hooks(GardeaBatch, _gardea_move, begin_fn=_gardea_begin, end_fn=_gardea_end)
 
 
 # ------------------------------------------------------------------ the agent
@@ -862,7 +867,7 @@ class GardeaCSPAgent(Agent):
     sets, crap shoots, corner-first guesses (see the module docstring)."""
 
     name = "gardea-csp"
-    extra_fields = ("fallbacks", "guesses", "crap_shoots")
+    extra_fields = GARDEA_EXTRA
     _explains = True
 
     Params = GardeaCSPParams
@@ -903,7 +908,8 @@ class GardeaCSPAgent(Agent):
 
     def play_batch(self, gs, n_games, deal_rng, out):
         ws = self._work_for(int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS]))
-        gardea_batch(gs, ws, self.max_nodes, n_games, deal_rng, self.rng, out)
+        state = GardeaBatch(ws, int(self.max_nodes), np.zeros(len(GARDEA_EXTRA), np.int64))
+        play_games(gs, n_games, deal_rng, self.rng, state, out)
 
 
 # ------------------------------------------------------------------ why (explain)

@@ -57,11 +57,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...cells import COVERED, ONGOING, WON
-from ...engine import (N_RECORD, SP_COLS, SP_ROWS, ST_CLICKS, ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel,
-                       _tables, new_game_state, open_cell, random_covered_cell, record_game, uniform_below)
+from ...cells import COVERED, REVEAL, WON
+from ...engine import (N_RECORD, SP_COLS, SP_ROWS, ST_CLICKS, ST_STATUS, _tables, kernel, new_game_state, open_cell,
+                       random_covered_cell, uniform_below)
 from ...levels import Level
 from ..base import register
+from ..batch import PLAYED, extra_index, hook, hooks, play_games
 from ..csp import check_first_click, first_cell_index
 from ..why import at, cell_values, count, num, opening_where, value_range
 from ..spec import choice, given, number
@@ -84,6 +85,7 @@ M_OFF, M_FRONT, M_SAFE_FRONT, M_SAFE_OFF = range(4)
 # training statistics (the stats array)
 TS_GAMES, TS_WINS, TS_CLICKS, TS_EMPTY, TS_ABANDONED = range(5)
 N_TS = 5
+TRAIN_CHUNK = 4096  # training games per play_games call (the records it writes are not kept)
 
 
 class QConfig(NamedTuple):
@@ -208,27 +210,37 @@ def q_decide(tb, cfg, view, nbr, nbr_count, work, rng):
     return pick_best(values, mark, best, ties, rng)
 
 
-@kernel
-def q_play_batch(gs, tb, cfg, work, n_games, deal_rng, rng, out):
-    """Play n_games on gs with the frozen table: one row of `out` each (the engine's
-    records, then unseen_moves and off_frontier_moves)."""
-    st = gs.counters
-    for g in range(n_games):
-        begin_game(gs, deal_rng)
-        unseen = 0
-        off = 0
-        while st[ST_STATUS] == ONGOING:
-            cell = q_decide(tb, cfg, gs.shown, gs.nbr, gs.nbr_count, work, rng)
-            if work.how[0] == HOW_UNSEEN:
-                unseen += 1
-            elif work.how[0] == HOW_OFF:
-                off += 1
-            if st[ST_DEALT] == 0:
-                deal_first_click(gs, cell, deal_rng)
-            open_cell(gs, cell)
-        record_game(gs, out, g)
-        out[g, N_RECORD] = unseen
-        out[g, N_RECORD + 1] = off
+#: the record columns gardea-q adds, in the order of its batch state's `extra`
+Q_EXTRA = ("unseen_moves", "off_frontier_moves")
+_X_UNSEEN, _X_OFF = (extra_index(Q_EXTRA, f) for f in Q_EXTRA)
+
+
+class QPlayBatch(NamedTuple):
+    """gardea-q's batch state for play with the frozen table (minelab.agents.batch)."""
+
+    tb: StateArrays
+    cfg: QConfig
+    work: QWork
+    extra: np.ndarray  # int64[len(Q_EXTRA)]: the game's moves from unseen states, off the frontier
+
+
+@hook
+def _q_begin(state, gs):
+    state.extra[:] = 0
+
+
+@hook
+def _q_move(state, gs, rng, deal_rng):
+    work = state.work
+    cell = q_decide(state.tb, state.cfg, gs.shown, gs.nbr, gs.nbr_count, work, rng)
+    if work.how[0] == HOW_UNSEEN:
+        state.extra[_X_UNSEEN] += 1
+    elif work.how[0] == HOW_OFF:
+        state.extra[_X_OFF] += 1
+    return REVEAL, cell
+
+
+hooks(QPlayBatch, _q_move, begin_fn=_q_begin)
 
 
 # ------------------------------------------------------------------ training
@@ -279,40 +291,60 @@ def algorithm3_step(gs, values, cfg, work, rng, stats):
     return cell
 
 
-@kernel
-def q_train_game(gs, tb, visits, cfg, work, deal_rng, rng, stats):
-    """One training game (Algorithm 2 or 3 from its first probe to its end)."""
+class QTrainBatch(NamedTuple):
+    """gardea-q's batch state in training (minelab.agents.batch): the table it fills, its
+    visit counts, settings, work arrays, the training counters (TS_*) and whether this
+    game's first probe is made. A decision is the first probe (played by the loop), then
+    Algorithm 2's or 3's step, which probes and learns (PLAYED). A batch stops before a
+    game when the table must grow (a game stores at most one state per cell)."""
+
+    tb: StateArrays
+    visits: np.ndarray  # int64[rows of tb]
+    cfg: QConfig
+    work: QWork
+    stats: np.ndarray  # int64[N_TS]
+    probed: np.ndarray  # int64[1]: 1 once the game's first probe is made
+    extra: np.ndarray  # int64[0]
+
+
+@hook
+def _q_train_room(state, gs):
+    return table_room(state.tb, gs.shown.shape[0])
+
+
+@hook
+def _q_train_begin(state, gs):
+    state.probed[0] = 0
+
+
+@hook
+def _q_train_move(state, gs, rng, deal_rng):
+    if state.probed[0] == 0:
+        state.probed[0] = 1
+        return np.int64(REVEAL), np.int64(state.cfg.first)
+    tb, cfg, work = state.tb, state.cfg, state.work
+    pack_view(gs.shown, work.key)
+    row = insert_row(tb, work.key)
+    state.visits[row] += 1
+    if cfg.algorithm == 2:
+        algorithm2_step(gs, tb.q[row], cfg.eta, rng)
+    elif algorithm3_step(gs, tb.q[row], cfg, work, rng, state.stats) < 0:
+        state.stats[TS_ABANDONED] += 1
+        return np.int64(REVEAL), np.int64(-1)
+    return np.int64(PLAYED), np.int64(-1)
+
+
+@hook
+def _q_train_end(state, gs):
     st = gs.counters
-    begin_game(gs, deal_rng)
-    if st[ST_STATUS] == ONGOING:
-        if st[ST_DEALT] == 0:
-            deal_first_click(gs, cfg.first, deal_rng)
-        open_cell(gs, cfg.first)
-    while st[ST_STATUS] == ONGOING:
-        pack_view(gs.shown, work.key)
-        row = insert_row(tb, work.key)
-        visits[row] += 1
-        if cfg.algorithm == 2:
-            algorithm2_step(gs, tb.q[row], cfg.eta, rng)
-        elif algorithm3_step(gs, tb.q[row], cfg, work, rng, stats) < 0:
-            stats[TS_ABANDONED] += 1
-            break
+    stats = state.stats
     stats[TS_GAMES] += 1
     if st[ST_STATUS] == WON:
         stats[TS_WINS] += 1
     stats[TS_CLICKS] += st[ST_CLICKS]
 
 
-@kernel
-def q_train_batch(gs, tb, visits, cfg, work, n_games, deal_rng, rng, stats):
-    """Train on up to n_games; returns the games played: fewer when the table must grow
-    first (a game stores at most one state per cell; Python grows it and resumes)."""
-    cells = gs.shown.shape[0]
-    for g in range(n_games):
-        if not table_room(tb, cells):
-            return g
-        q_train_game(gs, tb, visits, cfg, work, deal_rng, rng, stats)
-    return n_games
+hooks(QTrainBatch, _q_train_move, room_fn=_q_train_room, begin_fn=_q_train_begin, end_fn=_q_train_end)
 
 
 # ------------------------------------------------------------------ the agent
@@ -379,7 +411,7 @@ class GardeaQAgent(TrainedAgent):
     """
 
     name = "gardea-q"
-    extra_fields = ("unseen_moves", "off_frontier_moves")
+    extra_fields = Q_EXTRA
     _explains = True
 
     Params = GardeaQParams
@@ -414,12 +446,15 @@ class GardeaQAgent(TrainedAgent):
         visits = np.zeros(table.q.shape[0], np.int64)
         work = new_work(cells)
         stats = np.zeros(N_TS, np.int64)
+        probed, extra = np.zeros(1, np.int64), np.zeros(0, np.int64)
+        records = np.zeros((min(size, TRAIN_CHUNK), N_RECORD), np.int64)
         done = 0
         while done < size:
             table.reserve(cells)
             if visits.shape[0] < table.q.shape[0]:
                 visits = _grown(visits, table.q.shape[0])
-            done += q_train_batch(gs, table.arrays(), visits, cfg, work, size - done, deal_rng, rng, stats)
+            state = QTrainBatch(table.arrays(), visits, cfg, work, stats, probed, extra)
+            done += play_games(gs, min(size - done, TRAIN_CHUNK), deal_rng, rng, state, records)
         n = len(table)
         keys, values, _ = table.release()  # the model is the table's own arrays, cut to size: no second copy
         model = {"keys": keys, "values": values, "visits": _grown(visits, n)}
@@ -529,14 +564,15 @@ class GardeaQAgent(TrainedAgent):
     # --- play --------------------------------------------------------------------
     def _play(self, model, gs, n_games, deal_rng, out):
         rows, cols = int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS])
-        q_play_batch(gs, self.table(), self.config(rows, cols), self.work(rows * cols), n_games, deal_rng,
-                     self.rng, out)
+        state = QPlayBatch(self.table(), self.config(rows, cols), self.work(rows * cols),
+                           np.zeros(len(Q_EXTRA), np.int64))
+        play_games(gs, n_games, deal_rng, self.rng, state, out)
 
     def _decide(self, model, view, rng) -> int:
         rows, cols = self.trained_shape
-        nbr, nbr_count = _tables(rows, cols)  # the engine's shared read-only tables: q_play_batch's types
+        nbr, nbr_count = _tables(rows, cols)  # the engine's shared read-only tables: the batch's types
         return int(q_decide(self.table(), self.config(rows, cols), view, nbr, nbr_count, self.work(rows * cols), rng))
 
 
-__all__ = ["GardeaQAgent", "q_decide", "q_play_batch", "q_train_batch", "algorithm3_credit", "mark_frontier",
+__all__ = ["GardeaQAgent", "q_decide", "QTrainBatch", "algorithm3_credit", "mark_frontier",
            "frozen_table", "ALGORITHMS", "UNSEEN_RULES", "EMPTY_RULES", "DEFAULT_ETA"]

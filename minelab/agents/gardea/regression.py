@@ -48,9 +48,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...engine import (SP_COLS, SP_ROWS, ST_DEALT, ST_STATUS, _tables, begin_game, deal_first_click, kernel, open_cell,
-                       record_game)
+from ...cells import REVEAL
+from ...engine import SP_COLS, SP_ROWS, _tables, kernel
 from ..base import register
+from ..batch import hook, hooks, play_games
 from ..spec import choice, integer, number
 from ..why import at, count, num
 from .classifiers import (ENCODINGS, ENC_INTEGER, FIRST_CLICKS, off_perimeter_cell, off_perimeter_why,
@@ -176,17 +177,23 @@ def krr_decide(m, view, nbr, nbr_count, first, covered, s, rng):
     return off_perimeter_cell(view, s.perim, rng)
 
 
-@kernel
-def krr_batch(gs, n_games, deal_rng, agent_rng, m, first, covered, s, out):
-    st = gs.counters
-    for g in range(n_games):
-        begin_game(gs, deal_rng)
-        while st[ST_STATUS] == 0:
-            cell = krr_decide(m, gs.shown, gs.nbr, gs.nbr_count, first, covered, s, agent_rng)
-            if st[ST_DEALT] == 0:
-                deal_first_click(gs, cell, deal_rng)
-            open_cell(gs, cell)
-        record_game(gs, out, g)
+class KrrBatch(NamedTuple):
+    """The regression's batch state (minelab.agents.batch): its model, opening, targets and
+    scratch."""
+
+    m: KRRModel
+    first: int
+    covered: int
+    s: Scratch
+    extra: np.ndarray  # int64[0]
+
+
+@hook
+def _krr_move(state, gs, rng, deal_rng):
+    return REVEAL, krr_decide(state.m, gs.shown, gs.nbr, gs.nbr_count, state.first, state.covered, state.s, rng)
+
+
+hooks(KrrBatch, _krr_move)
 
 
 # ------------------------------------------------------------------------- Python side
@@ -317,8 +324,9 @@ class KRRAgent(TrainedAgent):
 
     def _play(self, model, gs, n_games, deal_rng, out):
         cells = int(gs.spec[SP_ROWS] * gs.spec[SP_COLS])
-        krr_batch(gs, n_games, deal_rng, self.rng, krr_model(model), self._first(), self._covered(),
-                  self.scratch(model, cells), out)
+        state = KrrBatch(krr_model(model), self._first(), self._covered(), self.scratch(model, cells),
+                         np.zeros(0, np.int64))
+        play_games(gs, n_games, deal_rng, self.rng, state, out)
 
     def _explain(self, model, game, cell) -> str:
         """The regression's mine probability of the chosen cell among the perimeter's (from

@@ -45,6 +45,11 @@ class RLParams(Spec):
     learning: bool = flag(True, doc="False: play greedily on the values, learning nothing")
 
 
+#: the record column the RL agents add: the states stored after each game (linear Q, which
+#: stores none, adds no column)
+RL_EXTRA = ("states",)
+
+
 class RLAgent(Agent):
     """Base of the RL families (see the module docstring). Their explanations (`explain`)
     come from two hooks around the step: `_why_before(game, work, rng)` and
@@ -53,7 +58,7 @@ class RLAgent(Agent):
 
     Params = RLParams
     learns = True
-    extra_fields = ("states",)  # states stored after each game (0 for linear Q, which stores none)
+    extra_fields = RL_EXTRA
 
     # the schedule of a family whose spec has no exploration (MCTS): none, ever
     random_games, epsilon_min, epsilon_decay, epsilon = 0, 0.01, 1e-5, None

@@ -23,15 +23,22 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...cells import COVERED, MINE, ONGOING
-from ...engine import (ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell, record_game)
+from ...cells import COVERED, MINE, ONGOING, REVEAL
+from ...engine import ST_DEALT, ST_STATUS, deal_first_click, kernel, open_cell
 from ..base import register
+from ..batch import hook, hooks, play_games
 from ..spec import ALWAYS, number
 from .agent import P_ACTION, RLAgent, RLParams
-from .common import epsilon_at, epsilon_greedy, game_reward, max_covered
+from .common import Exploration, epsilon_at, epsilon_greedy, game_reward, max_covered
 from .why import choose_like, covered_values, describe
 
 CELL_VALUES = 11  # L: covered, mine, 0..8
+
+
+class LinearConfig(NamedTuple):
+    alpha: float  # the step size
+    gamma: float  # the discount
+    learning: int  # 1 while training, 0 frozen
 
 
 class LinearWork(NamedTuple):
@@ -39,11 +46,12 @@ class LinearWork(NamedTuple):
     feat: np.ndarray  # int64[n]: the active feature of each cell in s
     feat_next: np.ndarray  # int64[n]: in s'
     q: np.ndarray  # float64[n]: Q(s, .), then Q(s', .)
+    q_sa: np.ndarray  # float64[1]: Q(s, a) of the action being played
 
 
 def new_linear_work(cells: int) -> LinearWork:
     return LinearWork(np.full(2, -1, np.int64), np.zeros(cells, np.int64), np.zeros(cells, np.int64),
-                      np.zeros(cells, np.float64))
+                      np.zeros(cells, np.float64), np.zeros(1, np.float64))
 
 
 # ------------------------------------------------------------------ kernels
@@ -63,51 +71,83 @@ def action_values(W, B, view, feat, q):
             q[a] = acc
 
 
-# 11 parameters: the game, the weights, the learning settings, the exploration schedule,
-# the work arrays, the games played and the two generators, one by one as numba takes them.
 @kernel
-def linear_step(gs, W, B, alpha, gamma, learning, ex, work, games, deal_rng, rng):
-    """One decision on game gs (see the module docstring). Returns the cell revealed."""
-    view = gs.shown
-    st = gs.counters
-    epsilon = epsilon_at(ex, games[0])
+def linear_act(W, B, ex, work, games, view, rng):
+    """A decision's choice: Q(s, .) into work.q, then the pending action (the last update
+    chose it) or an epsilon-greedy one; its Q(s, a) kept in work.q_sa. Returns the cell."""
     action_values(W, B, view, work.feat, work.q)
     a = work.pending[P_ACTION]
     if a < 0:
-        a = epsilon_greedy(work.q, view, epsilon, rng)
-    q_sa = work.q[a]
-    if st[ST_DEALT] == 0:
-        deal_first_click(gs, a, deal_rng)
-    got = open_cell(gs, a)
-    target = game_reward(st[ST_STATUS], got)
+        a = epsilon_greedy(work.q, view, epsilon_at(ex, games[0]), rng)
+    work.q_sa[0] = work.q[a]
+    return a
+
+
+@kernel
+def linear_learn(W, B, cfg, ex, work, games, gs, a, got, rng):
+    """A decision's update, once cell `a` is revealed (`got`: open_cell's): choose a' in
+    s' (pending for the next decision; -1 when the game is over) and move W[a, f(s)] and
+    B[a] toward the target (see the module docstring)."""
+    view = gs.shown
+    status = gs.counters[ST_STATUS]
+    epsilon = epsilon_at(ex, games[0])
+    target = game_reward(status, got)
     a2 = np.int64(-1)
-    if st[ST_STATUS] == ONGOING:
+    if status == ONGOING:
         # only row a of W changes below, and a is revealed in s': Q(s', .) is final now
         action_values(W, B, view, work.feat_next, work.q)
         a2 = epsilon_greedy(work.q, view, epsilon, rng)
-        target += gamma * max_covered(work.q, view)
-    if learning:
-        step = alpha * (target - q_sa)
+        target += cfg.gamma * max_covered(work.q, view)
+    if cfg.learning:
+        step = cfg.alpha * (target - work.q_sa[0])
         for c in range(work.feat.shape[0]):
             W[a, work.feat[c]] += step
         B[a] += step
         if a2 < 0:
             games[0] += 1
     work.pending[P_ACTION] = a2
+
+
+@kernel
+def linear_step(gs, W, B, cfg, ex, work, games, deal_rng, rng):
+    """One decision on game gs (see the module docstring). Returns the cell revealed."""
+    a = linear_act(W, B, ex, work, games, gs.shown, rng)
+    if gs.counters[ST_DEALT] == 0:
+        deal_first_click(gs, a, deal_rng)
+    got = open_cell(gs, a)
+    linear_learn(W, B, cfg, ex, work, games, gs, a, got, rng)
     return a
 
 
-# 13 parameters: linear_step's eleven, the number of games and the record array.
-@kernel
-def linear_batch(gs, W, B, alpha, gamma, learning, ex, work, games, n_games, deal_rng, rng, out):
-    """Play n_games, one row of `out` each (the engine's records). Returns n_games."""
-    for g in range(n_games):
-        begin_game(gs, deal_rng)
-        work.pending[:] = -1
-        while gs.counters[ST_STATUS] == ONGOING:
-            linear_step(gs, W, B, alpha, gamma, learning, ex, work, games, deal_rng, rng)
-        record_game(gs, out, g)
-    return n_games
+class LinearBatch(NamedTuple):
+    """linear Q's batch state (minelab.agents.batch): the weights, settings, schedule, work
+    arrays and games played; no record column of its own."""
+
+    W: np.ndarray
+    B: np.ndarray
+    cfg: LinearConfig
+    ex: Exploration
+    work: LinearWork
+    games: np.ndarray  # int64[1]
+    extra: np.ndarray  # int64[0]
+
+
+@hook
+def _linear_begin(state, gs):
+    state.work.pending[:] = -1
+
+
+@hook
+def _linear_move(state, gs, rng, deal_rng):
+    return np.int64(REVEAL), linear_act(state.W, state.B, state.ex, state.work, state.games, gs.shown, rng)
+
+
+@hook
+def _linear_after(state, gs, rng, kind, cell, got):
+    linear_learn(state.W, state.B, state.cfg, state.ex, state.work, state.games, gs, cell, got, rng)
+
+
+hooks(LinearBatch, _linear_move, begin_fn=_linear_begin, after_fn=_linear_after)
 
 
 # ------------------------------------------------------------------ the agent
@@ -141,14 +181,16 @@ class LinearQAgent(RLAgent):
     def _new_work(self, cells):
         return new_linear_work(cells)
 
-    def _args(self):
-        return self.W, self.B, self.alpha, self.gamma, int(self.learning), self.explore
+    @property
+    def config(self) -> LinearConfig:
+        return LinearConfig(float(self.alpha), float(self.gamma), int(self.learning))
 
     def _step(self, gs, work, deal_rng):
-        return linear_step(gs, *self._args(), work, self.games, deal_rng, self.rng)
+        return linear_step(gs, self.W, self.B, self.config, self.explore, work, self.games, deal_rng, self.rng)
 
     def _batch(self, gs, work, n_games, deal_rng, out):
-        return linear_batch(gs, *self._args(), work, self.games, n_games, deal_rng, self.rng, out)
+        state = LinearBatch(self.W, self.B, self.config, self.explore, work, self.games, np.zeros(0, np.int64))
+        return play_games(gs, n_games, deal_rng, self.rng, state, out)
 
     # --- why (explain) and knowledge ---------------------------------------------------
     def _values_now(self, view) -> np.ndarray:

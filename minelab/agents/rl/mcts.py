@@ -43,16 +43,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...cells import COVERED, ONGOING
-from ...engine import (N_RECORD, SP_MINES, ST_DEALT, ST_STATUS, GameState, begin_game, deal_first_click, kernel,
-                       neighbour_counts, open_cell, random_covered_cell, record_game)
-from ...probability import DEFAULT_MAX_WORK, OK, new_workspace, sample_layout, solve_kernel
+from ...cells import COVERED, ONGOING, REVEAL
+from ...engine import (SP_MINES, ST_DEALT, ST_STATUS, GameState, deal_first_click, kernel,
+                       neighbour_counts, open_cell, random_covered_cell)
+from ...probability import DEFAULT_MAX_WORK, OK, Workspace, new_workspace, sample_layout, solve_kernel
 from ..base import register
-from .agent import RLAgent
+from ..batch import extra_index, hook, hooks, play_games
+from .agent import RL_EXTRA, RLAgent
 from ..spec import ALWAYS, Spec, choice, flag, integer, number
 from .common import argmax_covered, game_reward
-from .table import (SM_ROWS, CoveredTable, covered_room, find_row, insert_covered, key_words, pack_view, row_values,
-                    value_index)
+from .table import (SM_ROWS, CoveredArrays, CoveredTable, covered_room, find_row, insert_covered, key_words, pack_view,
+                    row_values, value_index)
 from .why import covered_values
 from ..why import at, count, num
 
@@ -192,22 +193,42 @@ def mcts_step(gs, tb, cfg, work, ws, deal_rng, rng):
     return a
 
 
-@kernel
-def mcts_batch(gs, tb, cfg, work, ws, games, n_games, deal_rng, rng, out):
-    """Play up to n_games (records, then the states stored). Returns the games played:
-    fewer when the table must grow first."""
+_X_STATES = extra_index(RL_EXTRA, "states")
+
+
+class MctsBatch(NamedTuple):
+    """MCTS's batch state (minelab.agents.batch): the table, settings, work arrays, the
+    probability workspace and the games played. A batch stops before a game when the table
+    must grow (`covered_room`: room for a game's simulations)."""
+
+    tb: CoveredArrays
+    cfg: MctsConfig
+    work: MctsWork
+    ws: Workspace
+    games: np.ndarray  # int64[1]
+    extra: np.ndarray  # int64[len(RL_EXTRA)]
+
+
+@hook
+def _mcts_room(state, gs):
+    cfg = state.cfg
     cells = gs.shown.shape[0]
-    for g in range(n_games):
-        if cfg.learning and not covered_room(tb, cells * cfg.simulations, cells * cells * cfg.simulations):
-            return g
-        begin_game(gs, deal_rng)
-        while gs.counters[ST_STATUS] == ONGOING:
-            mcts_step(gs, tb, cfg, work, ws, deal_rng, rng)
-        if cfg.learning:
-            games[0] += 1
-        record_game(gs, out, g)
-        out[g, N_RECORD] = tb.meta[SM_ROWS]
-    return n_games
+    return not cfg.learning or covered_room(state.tb, cells * cfg.simulations, cells * cells * cfg.simulations)
+
+
+@hook
+def _mcts_move(state, gs, rng, deal_rng):
+    return np.int64(REVEAL), mcts_decide(gs, state.tb, state.cfg, state.work, state.ws, rng)
+
+
+@hook
+def _mcts_end(state, gs):
+    if state.cfg.learning:
+        state.games[0] += 1
+    state.extra[_X_STATES] = state.tb.meta[SM_ROWS]
+
+
+hooks(MctsBatch, _mcts_move, room_fn=_mcts_room, end_fn=_mcts_end)
 
 
 # ------------------------------------------------------------------ the agent
@@ -272,8 +293,9 @@ class MctsAgent(RLAgent):
         return mcts_step(gs, self.table.arrays(), self.config, work, self._workspace(gs), deal_rng, self.rng)
 
     def _batch(self, gs, work, n_games, deal_rng, out):
-        return mcts_batch(gs, self.table.arrays(), self.config, work, self._workspace(gs), self.games, n_games,
-                          deal_rng, self.rng, out)
+        state = MctsBatch(self.table.arrays(), self.config, work, self._workspace(gs), self.games,
+                          np.zeros(len(RL_EXTRA), np.int64))
+        return play_games(gs, n_games, deal_rng, self.rng, state, out)
 
     def act(self, game) -> list:
         moves = super().act(game)

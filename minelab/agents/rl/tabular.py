@@ -28,14 +28,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...cells import ONGOING
-from ...engine import (N_RECORD, ST_DEALT, ST_STATUS, begin_game, deal_first_click, kernel, open_cell,
-                       random_covered_cell, record_game)
+from ...cells import ONGOING, REVEAL
+from ...engine import ST_DEALT, ST_STATUS, deal_first_click, kernel, open_cell, random_covered_cell
 from ..base import register
+from ..batch import extra_index, hook, hooks, play_games
 from ..spec import ALWAYS, choice, flag, number
-from .agent import P_ACTION, P_ROW, RLAgent, RLParams
-from .common import argmax_covered, epsilon_at, epsilon_greedy, game_reward, max_covered
-from .table import SM_ROWS, StateTable, find_row, insert_row, key_words, pack_terminal, pack_view, table_room
+from .agent import P_ACTION, P_ROW, RL_EXTRA, RLAgent, RLParams
+from .common import Exploration, argmax_covered, epsilon_at, epsilon_greedy, game_reward, max_covered
+from .table import (SM_ROWS, StateArrays, StateTable, find_row, insert_row, key_words, pack_terminal, pack_view,
+                    table_room)
 from .why import choose_like, covered_values, describe
 
 UPDATE_Q, UPDATE_SARSA, UPDATE_SARSA_CURRENT = 0, 1, 2
@@ -127,21 +128,56 @@ def tabular_step(gs, tb, cfg, ex, work, games, deal_rng, rng):
     return a
 
 
-@kernel
-def tabular_batch(gs, tb, cfg, ex, work, games, n_games, deal_rng, rng, out):
-    """Play up to n_games (one row of `out` each: the engine's records, then the states
-    stored). Returns the games played: fewer when the table must grow first."""
-    cells = gs.shown.shape[0]
-    for g in range(n_games):
-        if cfg.learning and not table_room(tb, cells):
-            return g
-        begin_game(gs, deal_rng)
-        work.pending[:] = -1
-        while gs.counters[ST_STATUS] == ONGOING:
-            tabular_step(gs, tb, cfg, ex, work, games, deal_rng, rng)
-        record_game(gs, out, g)
-        out[g, N_RECORD] = tb.meta[SM_ROWS]
-    return n_games
+_X_STATES = extra_index(RL_EXTRA, "states")
+
+
+class TabularBatch(NamedTuple):
+    """Q-learning's and SARSA's batch state (minelab.agents.batch): the table, settings,
+    schedule, work arrays and games played. A batch stops before a game when the table
+    must grow (`table_room`)."""
+
+    tb: StateArrays
+    cfg: TabularConfig
+    ex: Exploration
+    work: TabularWork
+    games: np.ndarray  # int64[1]
+    extra: np.ndarray  # int64[len(RL_EXTRA)]
+
+
+@hook
+def _tabular_room(state, gs):
+    return not state.cfg.learning or table_room(state.tb, gs.shown.shape[0])
+
+
+@hook
+def _tabular_begin(state, gs):
+    state.work.pending[:] = -1
+
+
+@hook
+def _tabular_move(state, gs, rng, deal_rng):
+    """tabular_step's decision: the pending action (chosen by the last update), or the
+    game's first."""
+    work = state.work
+    if work.pending[P_ACTION] < 0:
+        tabular_start(state.tb, state.cfg, state.ex, work, state.games, gs.shown, rng)
+    return np.int64(REVEAL), work.pending[P_ACTION]
+
+
+@hook
+def _tabular_after(state, gs, rng, kind, cell, got):
+    st = gs.counters
+    tabular_learn(state.tb, state.cfg, state.ex, state.work, state.games, gs.shown, game_reward(st[ST_STATUS], got),
+                  st[ST_STATUS] != ONGOING, rng)
+
+
+@hook
+def _tabular_end(state, gs):
+    state.extra[_X_STATES] = state.tb.meta[SM_ROWS]
+
+
+hooks(TabularBatch, _tabular_move, room_fn=_tabular_room, begin_fn=_tabular_begin, after_fn=_tabular_after,
+      end_fn=_tabular_end)
 
 
 @kernel
@@ -216,8 +252,9 @@ class TabularAgent(RLAgent):
         return tabular_step(gs, self.table.arrays(), self.config, self.explore, work, self.games, deal_rng, self.rng)
 
     def _batch(self, gs, work, n_games, deal_rng, out):
-        return tabular_batch(gs, self.table.arrays(), self.config, self.explore, work, self.games, n_games,
-                             deal_rng, self.rng, out)
+        state = TabularBatch(self.table.arrays(), self.config, self.explore, work, self.games,
+                             np.zeros(len(RL_EXTRA), np.int64))
+        return play_games(gs, n_games, deal_rng, self.rng, state, out)
 
     # --- learning from an environment (minelab.envs or any loop that computes rewards) ---
     def begin_episode(self, obs) -> int:
@@ -336,4 +373,4 @@ class SarsaAgent(TabularAgent):
         self.update = UPDATE_SARSA if self.bootstrap == "next-state" else UPDATE_SARSA_CURRENT
 
 
-__all__ = ["QLearningAgent", "SarsaAgent", "TabularAgent", "tabular_step", "tabular_batch", "argmax_covered"]
+__all__ = ["QLearningAgent", "SarsaAgent", "TabularAgent", "tabular_step", "argmax_covered"]
