@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from minelab.agents.batch import PLAYED, extra_index, hook, hooks, play_games
-from minelab.cells import FLAG, REVEAL
+from minelab.cells import COVERED, FLAG, REVEAL
 from minelab.engine import N_RECORD, RECORD_FIELDS, new_game_state, random_covered_cell
 from minelab.levels import Level
 
-TOY_EXTRA = ("decisions", "games_begun")
+TOY_EXTRA = ("decisions", "games_begun", "opened", "settled")
 
 
 class ToyBatch(NamedTuple):
@@ -24,7 +24,7 @@ class ToyBatch(NamedTuple):
 @hook
 def _toy_begin(state, gs):
     state.begun[0] += 1
-    state.extra[0] = 0
+    state.extra[:] = 0
     state.extra[1] = state.begun[0]
 
 
@@ -36,7 +36,15 @@ def _toy_move(state, gs, rng, deal_rng):
     return REVEAL, random_covered_cell(gs.shown, rng)
 
 
-hooks(ToyBatch, _toy_move, begin_fn=_toy_begin)
+@hook
+def _toy_after(state, gs, rng, cell, got):
+    if got > 0:
+        state.extra[2] += got  # cells the move revealed
+    if gs.shown[cell] != COVERED:
+        state.extra[3] += 1  # the move's cell is flagged or open now
+
+
+hooks(ToyBatch, _toy_move, begin_fn=_toy_begin, after_fn=_toy_after)
 
 
 def _play(level, n, flag_first=0, width=None):
@@ -53,6 +61,8 @@ def test_the_loop_plays_every_game_and_writes_the_columns_by_name():
     moves = out[:, RECORD_FIELDS.index("moves")]
     assert (out[:, N_RECORD + extra_index(TOY_EXTRA, "decisions")] == moves).all()  # one move a decision
     assert list(out[:, N_RECORD + extra_index(TOY_EXTRA, "games_begun")]) == list(range(1, 201))
+    assert (out[:, N_RECORD + extra_index(TOY_EXTRA, "opened")] == out[:, RECORD_FIELDS.index("revealed")]).all()
+    assert (out[:, N_RECORD + extra_index(TOY_EXTRA, "settled")] == moves).all()  # `after` sees each move's cell
     assert 0 < out[:, RECORD_FIELDS.index("won")].sum() < 200
 
 
@@ -60,6 +70,7 @@ def test_a_flag_decision_flags_and_the_same_seeds_give_the_same_games():
     _, a = _play("9x9x10", 100, flag_first=1)
     _, b = _play("9x9x10", 100, flag_first=1)
     assert (a == b).all() and (a[:, RECORD_FIELDS.index("flag_moves")] == 1).all()
+    assert (a[:, N_RECORD + extra_index(TOY_EXTRA, "settled")] == a[:, RECORD_FIELDS.index("moves")]).all()
 
 
 def test_bad_state_and_record_array_are_clear_errors():

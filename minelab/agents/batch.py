@@ -1,17 +1,20 @@
 """One batch loop: every family that folds into it supplies hooks, `play_games` plays.
 
 A family's batch state is a NamedTuple of its own class (its tables, work arrays and
-settings) with one field every state has: `extra`, an int64 array laid out as the agent's
-`extra_fields` (the record columns it adds, by name; `extra_index` turns a name into its
-slot). The family registers its hooks for that class with `hooks(...)`:
+settings) with one field every state has: `extra`, an int64 array laid out as the
+agent's `extra_fields` (the record columns it adds, by name; `extra_index` turns a name
+into its slot). The family registers its hooks for that class with `hooks(...)`:
 
-    room(state, gs)          -> bool: False ends the batch early (a table must grow first)
-    begin(state, gs)         once a game, after the deal of rule NONE (reset counters)
-    decide(state, gs, rng, deal_rng)  -> (kind, cell): FLAG or REVEAL, the move to play;
-                             cell < 0 abandons the game; kind PLAYED: the family played
-                             the decision's moves itself (deal_rng: for its first click)
-    after(state, gs, rng, kind, cell, got)  once a move, after it is applied (got: open_cell's)
-    end(state, gs)           once a game, before its record (learn, fill `extra`)
+    room(state, gs)      -> bool: False ends the batch early (a table must grow first)
+    begin(state, gs)     once a game, after the deal of rule NONE (reset counters)
+    decide(state, gs, rng, deal_rng)
+                         -> (kind, cell): FLAG or REVEAL, the move to play; cell < 0
+                         abandons the game; kind PLAYED: the family played the
+                         decision's moves itself (deal_rng: for its first click)
+    after(state, gs, rng, cell, got)
+                         once a move, after it is applied (cell: decide's; got: what
+                         open_cell returned, 0 for a flag or PLAYED)
+    end(state, gs)       once a game, before its record (learn, fill `extra`)
 
 Only `decide` is required. `play_games(gs, n_games, deal_rng, rng, state, out)` then
 plays: begin the game, decide, deal on the first click, open or flag, until the game is
@@ -20,11 +23,11 @@ played (fewer than n_games when `room` said no). PLAYED is for a decision that i
 moves the family interleaves with its learning (the bandits' flag exchange and opening):
 the loop around it is still this one.
 
-How it compiles: each hook is a generic function that numba resolves by the state's class
-(`numba.extending.overload`), so the loop compiles once per family and, for minelab's own
-families, caches like any kernel. Write the hooks with `@hook` (numba-inlined, like `probability.step`): the loop then
-compiles to what a family's own hand-written loop would, with no call that passes the
-state's arrays one by one.
+How it compiles: each hook is a generic function that numba resolves by the state's
+class (`numba.extending.overload`), so the loop compiles once per family and, for
+minelab's own families, caches like any kernel. Write the hooks with `@hook`
+(numba-inlined, like `probability.step`): the loop then compiles to what a family's own
+hand-written loop would, with no call that passes the state's arrays one by one.
 """
 from __future__ import annotations
 
@@ -62,7 +65,7 @@ def decide(state, gs, rng, deal_rng):
     """A family's decision: (kind, cell)."""
 
 
-def after(state, gs, rng, kind, cell, got):
+def after(state, gs, rng, cell, got):
     """A family's after-move hook."""
 
 
@@ -94,7 +97,7 @@ def _loop(gs, n_games, deal_rng, rng, state, out):
                 if st[ST_DEALT] == 0:
                     deal_first_click(gs, cell, deal_rng)
                 got = open_cell(gs, cell)
-            after(state, gs, rng, kind, cell, got)
+            after(state, gs, rng, cell, got)
         end(state, gs)
         record_game(gs, out, g)
         for j in range(extra.shape[0]):
@@ -157,11 +160,11 @@ def hooks(state_class, decide_fn, room_fn=None, begin_fn=None, after_fn=None, en
             return lambda state, gs: begin_fn(state, gs)
 
     @overload(after, inline="always")
-    def _after(state, gs, rng, kind, cell, got):
+    def _after(state, gs, rng, cell, got):
         if mine(state):
             if after_fn is None:
-                return lambda state, gs, rng, kind, cell, got: None
-            return lambda state, gs, rng, kind, cell, got: after_fn(state, gs, rng, kind, cell, got)
+                return lambda state, gs, rng, cell, got: None
+            return lambda state, gs, rng, cell, got: after_fn(state, gs, rng, cell, got)
 
     @overload(end, inline="always")
     def _end(state, gs):

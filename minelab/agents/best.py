@@ -1436,33 +1436,32 @@ _X_GUESSES, _X_FALLBACKS, _X_ENDGAMES, _X_ABORTS = (extra_index(BEST_EXTRA, f) f
 
 
 class BestBatch(NamedTuple):
-    """best's batch state (minelab.agents.batch): the solver state, its buffers, the
-    settings and the decision being played (`pending`: next move, moves)."""
+    """best's batch state (minelab.agents.batch): the solver state (with the decision
+    being played, s.pending), its buffers and the settings."""
 
     s: SolverState
     x: BestBuffers
     cfg: BestSettings
-    pending: np.ndarray  # int64[2]
     extra: np.ndarray  # int64[len(BEST_EXTRA)]
 
 
 @hook
 def _best_begin(state, gs):
-    begin_decisions(state.s, state.pending, state.extra)
+    begin_decisions(state.s, state.extra)
 
 
 @hook
 def _best_move(state, gs, rng, deal_rng):
     s = state.s
-    kind, cell = next_pending(gs, s, state.pending)
+    kind, cell = next_pending(gs, s)
     while cell < 0:
         k = best_decide(gs, s, state.x, state.cfg, rng)
         if k < 0:
             return np.int64(REVEAL), np.int64(-1)
         state.extra[_X_ENDGAMES] += s.decision[DC_STEP] == STEP_ENDGAME
         state.extra[_X_ABORTS] += s.decision[DC_ABORT]
-        take_decision(s, state.pending, k, state.extra, _X_GUESSES, _X_FALLBACKS)
-        kind, cell = next_pending(gs, s, state.pending)
+        take_decision(s, k, state.extra, _X_GUESSES, _X_FALLBACKS)
+        kind, cell = next_pending(gs, s)
     return kind, cell
 
 
@@ -1643,8 +1642,7 @@ class BestAgent(CSPAgent):
         spec = gs.spec
         cells, mines = int(spec[SP_ROWS] * spec[SP_COLS]), int(spec[SP_MINES])
         state = BestBatch(self.state(cells, mines), self.buffers(cells, mines),
-                          self.settings(int(spec[SP_ROWS]), int(spec[SP_COLS])), np.zeros(2, np.int64),
-                          np.zeros(len(BEST_EXTRA), np.int64))
+                          self.settings(int(spec[SP_ROWS]), int(spec[SP_COLS])), np.zeros(len(BEST_EXTRA), np.int64))
         play_games(gs, n_games, deal_rng, self.rng, state, out)
 
 

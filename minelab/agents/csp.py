@@ -97,6 +97,7 @@ class SolverState(NamedTuple):
     queue: np.ndarray  # int32[n] BFS queue of that distance
     tied: np.ndarray  # int32[n] the cells tied for least probability
     decision: np.ndarray  # int64[N_DECISION] DC_* fields
+    pending: np.ndarray  # int64[2] the decision being played: s.moves[pending[0]:pending[1]] still to play
 
 
 def new_solver_state(cells: int, mines: int) -> SolverState:
@@ -109,6 +110,7 @@ def new_solver_state(cells: int, mines: int) -> SolverState:
         queue=np.zeros(cells, np.int32),
         tied=np.zeros(cells, np.int32),
         decision=np.zeros(N_DECISION, np.int64),
+        pending=np.zeros(2, np.int64),
     )
 
 
@@ -326,31 +328,12 @@ def csp_decide(gs, s, cfg, rng):
 
 
 @step
-def apply_decision(gs, s, k, deal_rng):
-    """Apply a decision's moves s.moves[:k] (skipping reveals the flood already made;
-    flags go to s.known too); stops at a loss."""
-    st = gs.counters
-    view = gs.shown
-    moves = s.moves
-    for q in range(k):
-        cell = moves[q, 1]
-        if moves[q, 0] == FLAG:
-            flag_cell(gs, cell)
-            s.known[cell] = 1
-        elif view[cell] == COVERED:
-            if st[ST_DEALT] == 0:
-                deal_first_click(gs, cell, deal_rng)
-            open_cell(gs, cell)
-            if st[ST_STATUS] != 0:
-                return
-
-
-@step
-def next_pending(gs, s, pending):
-    """The next move of the decision s.moves[pending[0]:pending[1]] still to play, as
+def next_pending(gs, s):
+    """The next move of the decision being played (s.moves[s.pending[0]:s.pending[1]]), as
     (kind, cell), skipping reveals the flood already made (flags go to s.known too);
-    (REVEAL, -1) when none is left. What apply_decision plays, one move at a time."""
+    (REVEAL, -1) when none is left."""
     view = gs.shown
+    pending = s.pending
     while pending[0] < pending[1]:
         q = pending[0]
         pending[0] = q + 1
@@ -365,23 +348,43 @@ def next_pending(gs, s, pending):
 
 
 @step
-def begin_decisions(s, pending, extra):
+def apply_decision(gs, s, k, deal_rng):
+    """Play a decision's moves s.moves[:k] as `next_pending` hands them out (reveals the
+    flood already made are skipped; flags go to s.known too); stops at the end of the game."""
+    st = gs.counters
+    s.pending[0] = 0
+    s.pending[1] = k
+    kind, cell = next_pending(gs, s)
+    while cell >= 0:
+        if kind == FLAG:
+            flag_cell(gs, cell)
+        else:
+            if st[ST_DEALT] == 0:
+                deal_first_click(gs, cell, deal_rng)
+            open_cell(gs, cell)
+            if st[ST_STATUS] != 0:
+                return
+        kind, cell = next_pending(gs, s)
+
+
+@step
+def begin_decisions(s, extra):
     """A new game of a solver family's batch: no flag known, no decision pending, the
     record counters at zero."""
     s.known[:] = 0
-    pending[:] = 0
+    s.pending[:] = 0
     extra[:] = 0
 
 
 @step
-def take_decision(s, pending, k, extra, x_guesses, x_fallbacks):
+def take_decision(s, k, extra, x_guesses, x_fallbacks):
     """Play decision s.moves[:k] next (`next_pending` hands out its moves), counting it in
     `extra`: at slot x_guesses when it is a guess, at x_fallbacks its solve's fallbacks."""
     extra[x_fallbacks] += int(s.ws.stats[STAT_FALLBACKS])
     s.ws.stats[STAT_FALLBACKS] = 0.0
     extra[x_guesses] += s.decision[DC_GUESS]
-    pending[0] = 0
-    pending[1] = k
+    s.pending[0] = 0
+    s.pending[1] = k
 
 
 #: the record columns csp and hcsp add, in the order of their batch state's `extra`
@@ -390,30 +393,29 @@ _X_GUESSES, _X_FALLBACKS = (extra_index(CSP_EXTRA, f) for f in CSP_EXTRA)
 
 
 class CSPBatch(NamedTuple):
-    """csp's batch state (minelab.agents.batch): the solver state, the settings and the
-    decision being played (`pending`: next move, moves)."""
+    """csp's batch state (minelab.agents.batch): the solver state (with the decision being
+    played, s.pending) and the settings."""
 
     s: SolverState
     cfg: Settings
-    pending: np.ndarray  # int64[2]
     extra: np.ndarray  # int64[len(CSP_EXTRA)]
 
 
 @hook
 def _csp_begin(state, gs):
-    begin_decisions(state.s, state.pending, state.extra)
+    begin_decisions(state.s, state.extra)
 
 
 @hook
 def _csp_move(state, gs, rng, deal_rng):
     s = state.s
-    kind, cell = next_pending(gs, s, state.pending)
+    kind, cell = next_pending(gs, s)
     while cell < 0:
         k = csp_decide(gs, s, state.cfg, rng)
         if k < 0:
             return np.int64(REVEAL), np.int64(-1)  # inconsistent position: not with the agent's own flags
-        take_decision(s, state.pending, k, state.extra, _X_GUESSES, _X_FALLBACKS)
-        kind, cell = next_pending(gs, s, state.pending)
+        take_decision(s, k, state.extra, _X_GUESSES, _X_FALLBACKS)
+        kind, cell = next_pending(gs, s)
     return kind, cell
 
 
@@ -567,8 +569,7 @@ class CSPAgent(Agent):
         """Play n_games games on gs in one kernel call, records into out."""
         spec = gs.spec
         s = self.state(int(spec[SP_ROWS] * spec[SP_COLS]), int(spec[SP_MINES]))
-        state = CSPBatch(s, self.settings(int(spec[SP_ROWS]), int(spec[SP_COLS])), np.zeros(2, np.int64),
-                         np.zeros(len(CSP_EXTRA), np.int64))
+        state = CSPBatch(s, self.settings(int(spec[SP_ROWS]), int(spec[SP_COLS])), np.zeros(len(CSP_EXTRA), np.int64))
         play_games(gs, n_games, deal_rng, self.rng, state, out)
 
 

@@ -280,36 +280,35 @@ _X_GUESSES, _X_FALLBACKS, _X_SIMS = (extra_index(TREE_EXTRA, f) for f in TREE_EX
 
 
 class TreeBatch(NamedTuple):
-    """oh's and uct's batch state (minelab.agents.batch): the player's solver state, the
-    simulations' solver state, tree and work arrays, the settings, the decision being
-    played (`pending`: next move, moves) and the simulations counted when the game began."""
+    """oh's and uct's batch state (minelab.agents.batch): the player's solver state (with
+    the decision being played, s.pending), the simulations' solver state, tree and work
+    arrays, the settings and the simulations counted when the game began."""
 
     s: SolverState
     sim_s: SolverState
     tb: StateArrays
     cfg: TreeConfig
     work: TreeWork
-    pending: np.ndarray  # int64[2]
     sims0: np.ndarray  # int64[1]
     extra: np.ndarray  # int64[len(TREE_EXTRA)]
 
 
 @hook
 def _tree_begin(state, gs):
-    begin_decisions(state.s, state.pending, state.extra)
+    begin_decisions(state.s, state.extra)
     state.sims0[0] = state.work.sims[0]
 
 
 @hook
 def _tree_move(state, gs, rng, deal_rng):
     s = state.s
-    kind, cell = next_pending(gs, s, state.pending)
+    kind, cell = next_pending(gs, s)
     while cell < 0:
         k = tree_decide(gs, s, state.sim_s, state.tb, state.cfg, state.work, rng)
         if k < 0:
             return np.int64(REVEAL), np.int64(-1)  # inconsistent position: not with the agent's own flags
-        take_decision(s, state.pending, k, state.extra, _X_GUESSES, _X_FALLBACKS)
-        kind, cell = next_pending(gs, s, state.pending)
+        take_decision(s, k, state.extra, _X_GUESSES, _X_FALLBACKS)
+        kind, cell = next_pending(gs, s)
     return kind, cell
 
 
@@ -399,7 +398,7 @@ class TreeSearchAgent(CSPAgent):
         rows, cols, mines = int(gs.spec[SP_ROWS]), int(gs.spec[SP_COLS]), int(gs.spec[SP_MINES])
         sim_s, table, work = self.search_state(rows * cols, mines)
         state = TreeBatch(self.state(rows * cols, mines), sim_s, table.arrays(), self.config(rows, cols), work,
-                          np.zeros(2, np.int64), np.zeros(1, np.int64), np.zeros(len(TREE_EXTRA), np.int64))
+                          np.zeros(1, np.int64), np.zeros(len(TREE_EXTRA), np.int64))
         play_games(gs, n_games, deal_rng, self.rng, state, out)
 
 

@@ -563,7 +563,7 @@ def _graph_move(state, gs, rng, deal_rng):
 
 
 @hook
-def _graph_after(state, gs, rng, kind, cell, got):
+def _graph_after(state, gs, rng, cell, got):
     graph_note_after(gs.shown, gs.spec[SP_COLS], got < 0, state.work)
 
 

@@ -293,17 +293,17 @@ def algorithm3_step(gs, values, cfg, work, rng, stats):
 
 class QTrainBatch(NamedTuple):
     """gardea-q's batch state in training (minelab.agents.batch): the table it fills, its
-    visit counts, settings, work arrays, the training counters (TS_*) and whether this
-    game's first probe is made. A decision is the first probe (played by the loop), then
-    Algorithm 2's or 3's step, which probes and learns (PLAYED). A batch stops before a
-    game when the table must grow (a game stores at most one state per cell)."""
+    visit counts, settings, work arrays and the training counters (TS_*). A decision is
+    the first probe (played by the loop) while the game has no click (rule NONE deals
+    without one), else Algorithm 2's or 3's step, which probes and learns (PLAYED) or
+    abandons the game. A batch stops before a game when the table must grow (a game
+    stores at most one state per cell)."""
 
     tb: StateArrays
     visits: np.ndarray  # int64[rows of tb]
     cfg: QConfig
     work: QWork
     stats: np.ndarray  # int64[N_TS]
-    probed: np.ndarray  # int64[1]: 1 once the game's first probe is made
     extra: np.ndarray  # int64[0]
 
 
@@ -313,14 +313,8 @@ def _q_train_room(state, gs):
 
 
 @hook
-def _q_train_begin(state, gs):
-    state.probed[0] = 0
-
-
-@hook
 def _q_train_move(state, gs, rng, deal_rng):
-    if state.probed[0] == 0:
-        state.probed[0] = 1
+    if gs.counters[ST_CLICKS] == 0:
         return np.int64(REVEAL), np.int64(state.cfg.first)
     tb, cfg, work = state.tb, state.cfg, state.work
     pack_view(gs.shown, work.key)
@@ -344,7 +338,7 @@ def _q_train_end(state, gs):
     stats[TS_CLICKS] += st[ST_CLICKS]
 
 
-hooks(QTrainBatch, _q_train_move, room_fn=_q_train_room, begin_fn=_q_train_begin, end_fn=_q_train_end)
+hooks(QTrainBatch, _q_train_move, room_fn=_q_train_room, end_fn=_q_train_end)
 
 
 # ------------------------------------------------------------------ the agent
@@ -446,14 +440,14 @@ class GardeaQAgent(TrainedAgent):
         visits = np.zeros(table.q.shape[0], np.int64)
         work = new_work(cells)
         stats = np.zeros(N_TS, np.int64)
-        probed, extra = np.zeros(1, np.int64), np.zeros(0, np.int64)
+        extra = np.zeros(0, np.int64)
         records = np.zeros((min(size, TRAIN_CHUNK), N_RECORD), np.int64)
         done = 0
         while done < size:
             table.reserve(cells)
             if visits.shape[0] < table.q.shape[0]:
                 visits = _grown(visits, table.q.shape[0])
-            state = QTrainBatch(table.arrays(), visits, cfg, work, stats, probed, extra)
+            state = QTrainBatch(table.arrays(), visits, cfg, work, stats, extra)
             done += play_games(gs, min(size - done, TRAIN_CHUNK), deal_rng, rng, state, records)
         n = len(table)
         keys, values, _ = table.release()  # the model is the table's own arrays, cut to size: no second copy

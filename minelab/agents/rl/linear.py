@@ -143,7 +143,7 @@ def _linear_move(state, gs, rng, deal_rng):
 
 
 @hook
-def _linear_after(state, gs, rng, kind, cell, got):
+def _linear_after(state, gs, rng, cell, got):
     linear_learn(state.W, state.B, state.cfg, state.ex, state.work, state.games, gs, cell, got, rng)
 
 

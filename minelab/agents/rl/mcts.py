@@ -80,7 +80,6 @@ class MctsWork(NamedTuple):
     row_n: np.ndarray  # int32[n]: its N(s, .)
     key: np.ndarray  # uint64[words]
     known: np.ndarray  # uint8[n]: all 0 (the solver's "known mines")
-    pending: np.ndarray  # int64[2] (unused: each decision is made afresh)
 
 
 def new_mcts_work(cells: int) -> MctsWork:
@@ -88,8 +87,7 @@ def new_mcts_work(cells: int) -> MctsWork:
     return MctsWork(np.zeros(8, i64), np.zeros(cells, np.uint8), np.zeros(cells, np.int8),
                     np.zeros(cells, np.int8), np.zeros(cells, np.int32), np.zeros(cells, i64),
                     np.zeros(cells, np.float64), np.zeros(cells, np.float32), np.zeros(cells, np.int32),
-                    np.zeros(key_words(cells), np.uint64), np.zeros(cells, np.uint8),
-                    np.full(2, -1, i64))
+                    np.zeros(key_words(cells), np.uint64), np.zeros(cells, np.uint8))
 
 
 # ------------------------------------------------------------------ kernels

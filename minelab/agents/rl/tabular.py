@@ -165,7 +165,7 @@ def _tabular_move(state, gs, rng, deal_rng):
 
 
 @hook
-def _tabular_after(state, gs, rng, kind, cell, got):
+def _tabular_after(state, gs, rng, cell, got):
     st = gs.counters
     tabular_learn(state.tb, state.cfg, state.ex, state.work, state.games, gs.shown, game_reward(st[ST_STATUS], got),
                   st[ST_STATUS] != ONGOING, rng)
