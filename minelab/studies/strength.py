@@ -535,6 +535,32 @@ def _consistent_layouts(lv: Level, shown: dict, n: int, rng: np.random.Generator
     return out
 
 
+def _rollout_table(level: str, boards: np.ndarray, opened: list[int], cand: list[int], rng: np.random.Generator,
+                   extra: dict) -> pd.DataFrame:
+    """`best`'s rollouts of each candidate (cand[0] the reference) on `boards` from the
+    position `opened` makes: a row per candidate, its win rate (Wilson interval) and its
+    paired difference from cand[0] with a 95% t-interval."""
+    lv = Level.parse(level)
+    agent = make_agent(AGENT)
+    game = Game.from_mines(boards[0].reshape(lv.rows, lv.cols))
+    state, x = agent.state(lv.cells, lv.mines), agent.buffers(lv.cells, lv.mines)
+    wins = np.zeros((boards.shape[0], len(cand)), np.uint8)
+    best_rollouts(game._gs, boards, np.array(opened, np.int64), np.array(cand, np.int64), state, x,
+                  agent.settings(lv.rows, lv.cols), rng, wins)
+    rows = []
+    n = boards.shape[0]
+    for k, q in enumerate(cand):
+        w = int(wins[:, k].sum())
+        lo, hi = wilson(w, n)
+        d = wins[:, k].astype(float) - wins[:, 0]  # floats: uint8 differences would wrap
+        ci = sps.ttest_1samp(d, 0.0).confidence_interval(0.95) if k and d.std() > 0 else None
+        rows.append({"level": level, "cell": str(divmod(q, lv.cols)), **{key: v[k] for key, v in extra.items()},
+                     "layouts": n, "win_rate": w / n, "ci_low": lo, "ci_high": hi, "diff": d.mean(),
+                     "diff_low": float(ci.low) if ci is not None else d.mean(),
+                     "diff_high": float(ci.high) if ci is not None else d.mean()})  # no spread: no interval
+    return pd.DataFrame(rows)
+
+
 def rollout_values(level: str, shown: dict, candidates, layouts: int = 20_000,
                    seed: int = TUNING_SEEDS[-2]) -> pd.DataFrame:
     """Is `best`'s guess the best one in a position? The position: the cells of `shown`
@@ -559,27 +585,48 @@ def rollout_values(level: str, shown: dict, candidates, layouts: int = 20_000,
         raise ValueError("candidates must be covered cells (row, col) of the level, at least one")
     rng = np.random.default_rng(seed)
     boards = _consistent_layouts(lv, flat, layouts, rng)
-    agent = make_agent(AGENT)
     game = Game.from_mines(boards[0].reshape(lv.rows, lv.cols))
     for q in flat:
         game.reveal(*divmod(q, lv.cols))
-    own = next(q for kind, q in agent.decision(game) if kind == REVEAL)  # best's reveal here (its guess)
+    own = next(q for kind, q in make_agent(AGENT).decision(game) if kind == REVEAL)  # best's reveal (its guess)
     cand = [own] + [q for q in dict.fromkeys(cand) if q != own]
-    state, x = agent.state(lv.cells, lv.mines), agent.buffers(lv.cells, lv.mines)
-    wins = np.zeros((layouts, len(cand)), np.uint8)
-    best_rollouts(game._gs, boards, np.array(list(flat), np.int64), np.array(cand, np.int64), state, x,
-                  agent.settings(lv.rows, lv.cols), rng, wins)
-    rows = []
-    for k, q in enumerate(cand):
-        w = int(wins[:, k].sum())
-        lo, hi = wilson(w, layouts)
-        d = wins[:, k].astype(float) - wins[:, 0]  # floats: uint8 differences would wrap
-        ci = sps.ttest_1samp(d, 0.0).confidence_interval(0.95) if k and d.std() > 0 else None
-        rows.append({"level": level, "cell": str(divmod(q, lv.cols)), "best_guess": k == 0, "layouts": layouts,
-                     "win_rate": w / layouts, "ci_low": lo, "ci_high": hi, "diff": d.mean(),
-                     "diff_low": float(ci.low) if ci is not None else d.mean(),
-                     "diff_high": float(ci.high) if ci is not None else d.mean()})  # no spread: no interval
-    return pd.DataFrame(rows).sort_values("win_rate", ascending=False, kind="stable", ignore_index=True)
+    table = _rollout_table(level, boards, list(flat), cand, rng, {"best_guess": [k == 0 for k in range(len(cand))]})
+    return table.sort_values("win_rate", ascending=False, kind="stable", ignore_index=True)
+
+
+def move_values(view, mines: int, cells, layouts: int = 2_000, seed: int = TUNING_SEEDS[-2]) -> pd.DataFrame:
+    """Which of several reveals is better in any position? `view`: what the player sees
+    (rows x cols, as `Game.view`: COVERED, FLAGGED, taken as covered, or a number), `mines`
+    in all; `cells`: covered (row, col) cells, the first the reference. On `layouts`
+    layouts drawn exactly and uniformly among the consistent ones
+    (`minelab.probability.sample_layouts`, from `seed`; the posterior of the safe and none
+    rules), each cell is revealed, then `best` plays to the end: a row per cell with its win
+    rate (Wilson interval) and its paired difference from the first cell's (95% t-interval).
+    The layouts are drawn by the study, never seen by `best`."""
+    from ..probability import sample_layouts
+
+    arr = np.asarray(view)
+    if arr.ndim != 2:
+        raise ValueError(f"view must be a 2-d array (rows, cols), got shape {arr.shape}")
+    lv = Level(arr.shape[0], arr.shape[1], int(mines), "none")
+    layouts = check_games("layouts", layouts)
+    rng = np.random.default_rng(check_seed(seed))
+    cand = [int(r) * lv.cols + int(c) for r, c in cells]
+    flat = arr.ravel()
+    if not cand or any(not 0 <= q < lv.cells or flat[q] >= 0 for q in cand):
+        raise ValueError("cells must be covered cells (row, col) of the view, at least one")
+    boards = sample_layouts(arr, lv.mines, layouts, rng).reshape(layouts, lv.cells).astype(np.uint8)
+    # the revealed cells, each opened only if no earlier flood showed it (the zeros first)
+    game = Game.from_mines(boards[0].reshape(lv.rows, lv.cols))
+    opened = []
+    for q in sorted(np.flatnonzero(flat >= 0), key=lambda q: flat[q] != 0):
+        if game.view.ravel()[q] < 0:
+            game.reveal(*divmod(int(q), lv.cols))
+            opened.append(int(q))
+    if not np.array_equal(game.view.ravel() >= 0, flat >= 0):
+        raise ValueError("view: its revealed cells are not what revealing them shows (a zero with a covered "
+                         "neighbour?)")
+    return _rollout_table(str(lv), boards, opened, cand, rng, {"reference": [k == 0 for k in range(len(cand))]})
 
 
 def _opening_cell(level: str, first_cells: dict) -> tuple[int, int]:

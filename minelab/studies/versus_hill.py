@@ -1,0 +1,170 @@
+"""`best` beside D. N. Hill's solver on the very same positions and boards.
+
+Hill's solver (JSMinesweeper, run headless under node by `tools/hill/hill.py`, an external
+reference that minelab never imports) holds the highest published expert win rates. The
+harness writes what it measures into data/hill/; this module only reads those files:
+
+* `probability_check()`: in every position `best` met in the check's expert games, Hill's
+  safety of each covered cell beside minelab's exact one (data/hill/probabilities.csv);
+* `paired_games()`: both solvers on the same expert boards, first click safe in the
+  top-left corner: each win rate (Wilson 95% interval), the paired difference best - Hill
+  (mean of the per-game differences, 95% t-interval) and McNemar's exact test on the games
+  only one of them won (data/hill/paired.csv: a row per chunk of boards; `best_is_today`
+  says whether the games were played by today's `best`, by its golden playthrough digest);
+* `disagreements()` and `catalogue()`: shadow play. `best` played expert games; at each of
+  its guesses Hill's solver was asked too, and where their reveals differ both moves were
+  valued on the same layouts drawn exactly from the position's posterior, each continued by
+  `best` to the end (data/hill/shadow.csv, a row per guess; shadow_games.csv, a row per
+  game). `catalogue()` sorts the valued disagreements into the classes of `CLASSES`,
+  defined from the position and the two moves alone, never from their values.
+
+The catalogue's *cost per game* of a class is what Hill's moves of that class would gain
+`best` per game played, if each changed only that decision: the sum of the class's
+differences (Hill's move's value - best's), over the games played, with a 95% t-interval
+over games (a game without such a disagreement counts 0).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from ..levels import Level
+from ..paths import golden_digests, published_dir
+from ..stats import wilson
+
+HOW = "python tools/hill/hill.py --checkout <JSMinesweeper at the pinned commit> {what} (see tools/hill/README.md)"
+ENDGAME_LOG_LAYOUTS = math.log(4096)  # best's exact endgame search takes at most 4,096 layouts
+SAME = 1e-9  # mine probabilities closer than this are the same
+
+# The classes of a disagreement: a name, what it means, and its test on a row of
+# `disagreements()` (columns of data/hill/shadow.csv plus `revealed_share`). A disagreement can be
+# in several classes.
+CLASSES = {
+    "opening": ("at most 8 cells revealed (the opening's guesses)",
+                lambda d: d["revealed"] <= 8),
+    "hill off the frontier": ("Hill reveals a cell next to no number, best one next to a number",
+                              lambda d: ~d["hill_frontier"] & d["best_frontier"]),
+    "best off the frontier": ("best reveals a cell next to no number, Hill one next to a number",
+                              lambda d: ~d["best_frontier"] & d["hill_frontier"]),
+    "both 50/50": ("both cells are mines with probability exactly 1/2",
+                   lambda d: (d["best_p"] == 0.5) & (d["hill_p"] == 0.5)),
+    "hill safer": ("Hill's cell is less likely a mine than best's",
+                   lambda d: d["hill_p"] < d["best_p"] - SAME),
+    "hill riskier": ("Hill's cell is more likely a mine than best's (it trades safety for progress)",
+                     lambda d: d["hill_p"] > d["best_p"] + SAME),
+    "equally safe": ("the two cells are mines with the same probability",
+                     lambda d: (d["hill_p"] - d["best_p"]).abs() <= SAME),
+    "endgame": ("at most 4,096 layouts remain (best's exact search can take the position)",
+                lambda d: d["log_layouts"] <= ENDGAME_LOG_LAYOUTS),
+}
+
+
+def hill_dir():
+    """data/hill of the checkout minelab runs from."""
+    return published_dir().parent / "hill"
+
+
+def _read(name: str, what: str) -> pd.DataFrame:
+    path = hill_dir() / f"{name}.csv"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing: make it with {HOW.format(what=what)}")
+    return pd.read_csv(path)
+
+
+def probability_check() -> pd.DataFrame:
+    """Hill's safety beside minelab's exact probability: positions, cells, the positions
+    where some cell differs by more than the tolerance, and the largest difference."""
+    return _read("probabilities", "probabilities")
+
+
+def paired_games() -> pd.DataFrame:
+    """A row per level: both solvers' win rates on the same boards and their paired difference."""
+    df = _read("paired", "paired")
+    rows = []
+    for level, g in df.groupby("level", sort=False):
+        n = int(g["games"].sum())
+        best, hill, both = (int(g[c].sum()) for c in ("best_won", "hill_won", "both_won"))
+        only_best, only_hill = best - both, hill - both
+        d = np.concatenate([np.ones(only_best), -np.ones(only_hill), np.zeros(n - only_best - only_hill)])
+        ci = sps.ttest_1samp(d, 0.0).confidence_interval(0.95) if d.std() > 0 else None
+        p = sps.binomtest(only_best, only_best + only_hill).pvalue if only_best + only_hill else 1.0
+        (b_lo, b_hi), (h_lo, h_hi) = wilson(best, n), wilson(hill, n)
+        rows.append({"level": level, "games": n, "chunks": len(g), "best": best / n, "best_low": b_lo,
+                     "best_high": b_hi, "hill": hill / n, "hill_low": h_lo, "hill_high": h_hi,
+                     "diff": d.mean(), "diff_low": float(ci.low) if ci is not None else d.mean(),
+                     "diff_high": float(ci.high) if ci is not None else d.mean(), "only_best_won": only_best,
+                     "only_hill_won": only_hill, "mcnemar_p": float(p), "commit": g["commit"].iloc[0],
+                     "agent": ", ".join(sorted(set(g["agent"]))),
+                     "best_is_today": set(g["agent"]) == {f"best {golden_digests()['best']}"}})
+    return pd.DataFrame(rows)
+
+
+def disagreements() -> pd.DataFrame:
+    """The valued disagreements of shadow play: a row per guess where Hill's reveal differs
+    from best's, with the share of safe cells revealed and each class of CLASSES as a column."""
+    d = _read("shadow", "shadow")
+    d = d[d["layouts"] > 0].copy()
+    for col in ("best_frontier", "hill_frontier"):
+        d[col] = d[col].astype(str).str.lower().eq("true")
+    safe = {lv: Level.parse(lv).cells - Level.parse(lv).mines for lv in d["level"].unique()}
+    d["revealed_share"] = d["revealed"] / d["level"].map(safe)
+    for name, (_, test) in CLASSES.items():
+        d[name] = test(d).astype(bool)
+    return d.reset_index(drop=True)
+
+
+def shadow_games() -> pd.DataFrame:
+    """A row per game of shadow play (the denominator of the cost per game)."""
+    return _read("shadow_games", "shadow")
+
+
+def catalogue(d: pd.DataFrame | None = None, games: pd.DataFrame | None = None) -> pd.DataFrame:
+    """A row per class of CLASSES (and one for all disagreements): how many there are, how
+    many of Hill's moves are significantly better (95% interval above 0) or worse, the mean
+    difference, and the cost per game to `best` with its 95% interval."""
+    d = disagreements() if d is None else d
+    games = shadow_games() if games is None else games
+    n_games = len(games)
+    rows = []
+    for name, mask in [("all", np.ones(len(d), bool)), *((n, d[n].to_numpy()) for n in CLASSES)]:
+        sub = d[mask]
+        per_game = sub.groupby("game")["diff"].sum().reindex(games["game"], fill_value=0.0).to_numpy()
+        mean, lo, hi = _mean_ci(sub["diff"].to_numpy())
+        cost, cost_lo, cost_hi = _mean_ci(per_game)
+        rows.append({"class": name, "meaning": "every valued disagreement" if name == "all" else CLASSES[name][0],
+                     "disagreements": len(sub), "hill_better": int((sub["diff_low"] > 0).sum()),
+                     "best_better": int((sub["diff_high"] < 0).sum()), "mean_diff": mean, "diff_low": lo,
+                     "diff_high": hi, "games": n_games, "cost_per_game": cost, "cost_low": cost_lo,
+                     "cost_high": cost_hi})
+    return pd.DataFrame(rows)
+
+
+def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+    if len(x) == 0:
+        return (math.nan, math.nan, math.nan)
+    if len(x) < 2 or x.std() == 0:
+        return (float(x.mean()),) * 3
+    ci = sps.ttest_1samp(x, 0.0).confidence_interval(0.95)
+    return float(x.mean()), float(ci.low), float(ci.high)
+
+
+def catalogue_figure(table: pd.DataFrame):
+    """Cost per game of each class (points of win rate, 95% interval), the figure of the
+    leaderboard notebook's shadow-play section."""
+    import matplotlib.pyplot as plt
+
+    t = table.iloc[::-1]
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(t) + 1.2))
+    y = np.arange(len(t))
+    ax.errorbar(100 * t["cost_per_game"], y, xerr=[100 * (t["cost_per_game"] - t["cost_low"]),
+                                                   100 * (t["cost_high"] - t["cost_per_game"])],
+                fmt="o", color="C0", capsize=3)
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_yticks(y, [f"{c} ({n})" for c, n in zip(t["class"], t["disagreements"])])
+    ax.set_xlabel("win rate Hill's moves of the class would add to best, points per game (95% interval)")
+    ax.set_title(f"Shadow play on {int(t['games'].iloc[0]):,} expert games: where Hill's solver and best differ")
+    fig.tight_layout()
+    return fig

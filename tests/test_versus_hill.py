@@ -1,0 +1,84 @@
+"""minelab.studies.versus_hill (reading data/hill/) and strength.move_values (valuing moves in
+any position on exact posterior layouts)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from minelab.cells import COVERED
+from minelab.studies import strength as S
+from minelab.studies import versus_hill as H
+
+
+@pytest.fixture
+def hill_data(tmp_path, monkeypatch):
+    monkeypatch.setattr(H, "hill_dir", lambda: tmp_path)
+    return tmp_path
+
+
+def test_paired_games_count_the_discordant_games(hill_data):
+    pd.DataFrame({"level": ["16x30x99"] * 2, "chunk": [0, 1], "seed": [1, 2], "games": [200, 200],
+                  "best_won": [80, 70], "hill_won": [75, 80], "both_won": [60, 60], "hill_seconds": [1, 1],
+                  "program": "JSMinesweeper", "commit": "c", "agent": "best d"}).to_csv(hill_data / "paired.csv")
+    r = H.paired_games().iloc[0]
+    assert r["games"] == 400 and r["chunks"] == 2
+    assert r["best"] == 150 / 400 and r["hill"] == 155 / 400
+    assert (r["only_best_won"], r["only_hill_won"]) == (30, 35)
+    assert r["diff"] == pytest.approx((30 - 35) / 400) and r["diff_low"] < r["diff"] < r["diff_high"] < 1
+    assert 0 < r["mcnemar_p"] < 1 and r["best_low"] < r["best"] < r["best_high"]
+
+
+def test_a_missing_file_names_the_command_that_makes_it(hill_data):
+    with pytest.raises(FileNotFoundError, match="tools/hill/hill.py.*paired"):
+        H.paired_games()
+
+
+def _shadow(hill_data, rows: list[dict], games: int) -> None:
+    base = {"level": "16x30x99", "seed": 0, "covered": 400, "mines_left": 80, "best_frontier": True,
+            "hill_frontier": True, "hill_kind": 1, "layouts": 1000, "program": "p", "commit": "c", "agent": "a"}
+    pd.DataFrame([{**base, **r} for r in rows]).to_csv(hill_data / "shadow.csv", index=False)
+    pd.DataFrame({"level": "16x30x99", "game": range(games), "seed": 0, "won": False, "guesses": 1, "differ": 1,
+                  "program": "p", "commit": "c"}).to_csv(hill_data / "shadow_games.csv", index=False)
+
+
+def test_the_catalogue_sorts_disagreements_by_the_position_and_sums_them_per_game(hill_data):
+    common = {"step": 1, "best_cell": 5, "hill_cell": 9, "best_win": 0.4, "hill_win": 0.5}
+    _shadow(hill_data, [
+        {**common, "game": 0, "revealed": 3, "log_layouts": 60.0, "best_p": 0.2, "hill_p": 0.2, "diff": 0.10,
+         "diff_low": 0.05, "diff_high": 0.15, "hill_frontier": False},
+        {**common, "game": 0, "revealed": 200, "log_layouts": 3.0, "best_p": 0.5, "hill_p": 0.5, "diff": 0.02,
+         "diff_low": -0.01, "diff_high": 0.05},
+        {**common, "game": 2, "revealed": 100, "log_layouts": 40.0, "best_p": 0.1, "hill_p": 0.3, "diff": -0.2,
+         "diff_low": -0.3, "diff_high": -0.1},
+        {**common, "game": 3, "revealed": 50, "log_layouts": 40.0, "best_p": 0.1, "hill_p": 0.3, "layouts": 0,
+         "diff": np.nan, "diff_low": np.nan, "diff_high": np.nan},  # the same move: not valued
+    ], games=4)
+    d = H.disagreements()
+    assert len(d) == 3
+    assert list(d["opening"]) == [True, False, False] and list(d["hill off the frontier"]) == [True, False, False]
+    assert list(d["both 50/50"]) == [False, True, False] and list(d["endgame"]) == [False, True, False]
+    assert list(d["hill riskier"]) == [False, False, True] and list(d["equally safe"]) == [True, True, False]
+    t = H.catalogue().set_index("class")
+    assert t.loc["all", "disagreements"] == 3 and t.loc["all", "games"] == 4
+    assert (t.loc["all", "hill_better"], t.loc["all", "best_better"]) == (1, 1)
+    assert t.loc["all", "cost_per_game"] == pytest.approx((0.10 + 0.02 - 0.2) / 4)
+    assert t.loc["equally safe", "cost_per_game"] == pytest.approx(0.12 / 4)
+    assert t.loc["hill safer", "disagreements"] == 0 and np.isnan(t.loc["hill safer", "mean_diff"])
+    assert t.loc["hill safer", "cost_per_game"] == 0  # no such disagreement: it costs nothing
+    assert t.loc["all", "cost_low"] < t.loc["all", "cost_per_game"] < t.loc["all", "cost_high"]
+    H.catalogue_figure(t.reset_index())
+
+
+def test_move_values_play_best_after_each_move_on_layouts_consistent_with_the_view():
+    # 3x3x2, mines at (2, 1) and (2, 2): a click in the corner floods rows 0 and 1, which
+    # show 1 2 2; only (2, 0) is safe, in every consistent layout
+    view = np.array([[0, 0, 0], [1, 2, 2], [COVERED] * 3], np.int8)
+    t = S.move_values(view, 2, [(2, 0), (2, 1)], layouts=20, seed=1)
+    assert list(t["cell"]) == ["(2, 0)", "(2, 1)"] and list(t["reference"]) == [True, False]
+    assert list(t["win_rate"]) == [1.0, 0.0] and list(t["diff"]) == [0.0, -1.0] and (t["layouts"] == 20).all()
+    with pytest.raises(ValueError, match="cells must be covered"):
+        S.move_values(view, 2, [(0, 0)], layouts=5)
+    with pytest.raises(ValueError, match="revealed cells are not what revealing them shows"):
+        S.move_values(np.array([[0, COVERED, COVERED], [COVERED] * 3, [COVERED] * 3], np.int8), 2, [(2, 2)],
+                      layouts=5)

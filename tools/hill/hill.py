@@ -1,0 +1,343 @@
+#!/usr/bin/env python
+"""D. N. Hill's JSMinesweeper solver beside `best`, on the very same positions and boards.
+
+An external reference, not part of minelab: minelab never imports this file, the test suite
+never runs it (CI only lints it) and nothing of Hill's code is copied here. `hill_server.js`
+loads his solver's scripts from a checkout at the pinned commit at run time (node runs
+them) and answers requests over pipes; this file deals minelab's boards, asks it, and
+writes what it finds into data/hill/ (see tools/hill/README.md).
+
+    python tools/hill/hill.py --checkout /tmp/hill/JSMinesweeper probabilities --games 40
+    python tools/hill/hill.py --checkout /tmp/hill/JSMinesweeper paired --chunks 100
+    python tools/hill/hill.py --checkout /tmp/hill/JSMinesweeper shadow --games 1000
+
+`probabilities`: `best` plays expert games; in every position it meets, Hill's safety of
+each covered cell is set beside minelab's exact one (1 - minelab.mine_probabilities).
+
+`paired`: both play the same expert boards, first click safe in the top-left corner. Chunk
+k's boards are those `ml.play(best, level, CHUNK, seed=chunk_seed(k))` deals (`deal_layouts`
+reproduces them; a check at start replays a few of `best`'s games on them). One row per
+chunk (games and the four outcome counts) is appended atomically, so an interrupted run
+resumes at the next chunk.
+
+`shadow`: `best` plays expert games; at each of its guesses Hill's solver is asked for its
+move in the same position. Where the two reveals differ, both are valued on the same
+SHADOW_LAYOUTS layouts drawn exactly from the position's posterior, each continued by
+`best` to the end (`minelab.studies.strength.move_values`): the difference in win
+probability with its 95% interval. A row per guess, and a row per game played.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parent.parent
+sys.path.insert(0, str(HERE.parent / "authors"))
+sys.path.insert(0, str(REPO_ROOT))
+
+import harness  # noqa: E402  (tools/authors: the pinned checkout's check)
+
+import minelab as ml  # noqa: E402
+from minelab.engine import begin_game, deal_first_click, new_game_state, run_streams  # noqa: E402
+from minelab.paths import golden_digests  # noqa: E402
+from minelab.sweep import derive_seed  # noqa: E402
+
+PROGRAM = "JSMinesweeper"
+REPOSITORY = "https://github.com/DavidNHill/JSMinesweeper"
+PINNED = "d8ff392543623c77e72b34e437ff30d68ca7178a"
+MARKER = "Minesweeper/client/solver_main.js"
+SERVER = HERE / "hill_server.js"
+DATA = REPO_ROOT / "data" / "hill"
+LEVEL = "16x30x99"
+FIRST = 0  # the first click under the safe rule: the top-left corner, as `best`'s
+OPENING_FIRST = 3 * 30 + 3  # under the opening rule: (3, 3), Hill's zero start on expert (main.js bulkRun)
+PAIRED_ROOT = 3100  # root seed of the paired games' chunks (used for nothing else)
+PROBABILITY_SEED = 3200  # boards of the probability check
+CHUNK = 200  # paired games per row: about 40 s of Hill's solver on expert
+SHADOW_ROOT = 1900  # root seed of the shadow games: tuning seeds (what they find may change best)
+SHADOW_LAYOUTS = 1_000  # posterior layouts each disagreement's two moves are valued on
+SHADOW_COLUMNS = ["level", "game", "seed", "step", "revealed", "covered", "mines_left", "log_layouts", "best_cell",
+                  "best_p", "best_frontier", "hill_cell", "hill_p", "hill_frontier", "hill_kind", "layouts",
+                  "best_win", "hill_win", "diff", "diff_low", "diff_high", "program", "commit", "agent"]
+SHADOW_GAME_COLUMNS = ["level", "game", "seed", "won", "guesses", "differ", "program", "commit"]
+# agent: best's golden playthrough digest
+PAIRED_COLUMNS = ["level", "chunk", "seed", "games", "best_won", "hill_won", "both_won", "program", "commit", "agent"]
+
+
+def check_checkout(path: Path) -> None:
+    harness.check_checkout(path, program=PROGRAM, marker=MARKER, repository=REPOSITORY, pinned=PINNED,
+                           patch=HERE / "no.patch", root=REPO_ROOT)
+
+
+class HillSolver:
+    """Hill's solver in a node process: `analyse(view, mines)`, `play(level, layout, first)`.
+
+    A context manager: the process ends when the block does."""
+
+    def __init__(self, checkout: Path, node: str = "node"):
+        check_checkout(checkout)
+        if shutil.which(node) is None:
+            sys.exit(f"{PROGRAM}: node is not installed ({node!r} not found); apt-get install nodejs")
+        self.proc = subprocess.Popen([node, str(SERVER), str(checkout)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def request(self, req: dict) -> dict:
+        self.proc.stdin.write(json.dumps(req) + "\n")
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"{PROGRAM}: the node process ended (exit code {self.proc.poll()})")
+        reply = json.loads(line)
+        if "error" in reply:
+            raise RuntimeError(f"{PROGRAM}: {reply['error']}")
+        return reply
+
+    def analyse(self, view: np.ndarray, mines: int) -> dict:
+        """Hill's move in a position: {"actions": [[cell, kind, safety], ...], "safety": [...]}."""
+        rows, cols = view.shape
+        return self.request({"op": "analyse", "width": cols, "height": rows, "mines": int(mines),
+                             "view": [int(v) for v in view.ravel()]})
+
+    def play(self, level: ml.Level, layout: np.ndarray, first: int) -> dict:
+        """One whole game on `layout` (mine cells, flat) from the first click `first`."""
+        return self.request({"op": "play", "width": level.cols, "height": level.rows, "mines": level.mines,
+                             "layout": [int(c) for c in layout], "first": int(first)})
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self.proc.stdin.write(json.dumps({"op": "quit"}) + "\n")
+            self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+    def __enter__(self) -> "HillSolver":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def deal_layouts(level: ml.Level, n: int, seed: int, first: int = FIRST) -> list[np.ndarray]:
+    """The mine cells of the n boards `ml.play(agent, level, n, seed)` deals to an agent whose
+    first click is `first`: the run's board stream deals each game at its first click, and
+    nothing else draws from it."""
+    deal_rng, _ = run_streams(seed)
+    gs = new_game_state(level)
+    layouts = []
+    for _ in range(n):
+        begin_game(gs, deal_rng)
+        deal_first_click(gs, first, deal_rng)
+        layouts.append(np.flatnonzero(gs.mine))
+    return layouts
+
+
+def check_deals(level: ml.Level, seed: int, first: int, games: int = 3) -> None:
+    """Replay `best`'s first games of the run `seed` interactively (minelab.runner.game_of_run)
+    and check that each was played on the layout `deal_layouts` gives."""
+    layouts = deal_layouts(level, games, seed, first)
+    for g in range(games):
+        game, agent = ml.runner.game_of_run(best_agent(level, first), level, seed, g)
+        agent.play_game(game)
+        if not np.array_equal(np.flatnonzero(game.mines_after_game().ravel()), layouts[g]):
+            sys.exit(f"{PROGRAM}: game {g} of seed {seed} was not dealt the layout deal_layouts gives")
+
+
+def write_csv(out: Path, columns: list[str], rows: list[dict]) -> None:
+    """The whole CSV to a temporary file beside `out`, then renamed over it."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=out.name + ".", suffix=".tmp", dir=out.parent)
+    try:
+        os.chmod(tmp, 0o644)
+        with os.fdopen(fd, "w", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
+            writer.writeheader()
+            writer.writerows(rows)
+        os.replace(tmp, out)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def chunk_seed(level: str, k: int) -> int:
+    return derive_seed(PAIRED_ROOT, {"study": "hill-paired", "level": level, "chunk": k})
+
+
+def best_agent(level: ml.Level, first: int):
+    """`best`, its first click on cell `first` (its default, the corner, under the safe rule)."""
+    return ml.make_agent("best", **({} if first == 0 else {"first_click": divmod(first, level.cols)}))
+
+
+def run_paired(hill: HillSolver, chunks: int, out: Path, level_name: str = LEVEL) -> None:
+    """Chunks 0..chunks-1 of paired games on `level_name` (resumes). Under the opening rule
+    both solvers' first click is OPENING_FIRST, Hill's own zero start; else the corner."""
+    level = ml.Level.parse(level_name)
+    first = OPENING_FIRST if level.first_click == "opening" else FIRST
+    rows = harness.read_rows(out)
+    agent = f"best {golden_digests()['best']}"
+    other = {r["agent"] for r in rows} - {agent}
+    if other:
+        sys.exit(f"{out} holds games of another best ({', '.join(sorted(other))}; today's is {agent}): "
+                 "move it away to play them again")
+    done = {int(r["chunk"]) for r in rows if r["level"] == level_name and r["commit"] == PINNED}
+    best = best_agent(level, first)
+    checked = False
+    for k in range(chunks):
+        if k in done:
+            continue
+        seed = chunk_seed(level_name, k)
+        if not checked:
+            check_deals(level, seed, first)
+            checked = True
+        df = ml.play(best, level, CHUNK, seed=seed, chunk=CHUNK)
+        best_won = df["won"].to_numpy()
+        start = time.perf_counter()
+        layouts = deal_layouts(level, CHUNK, seed, first)
+        hill_won = np.array([hill.play(level, layout, first)["won"] for layout in layouts])
+        seconds = time.perf_counter() - start
+        rows.append({"level": level_name, "chunk": k, "seed": seed, "games": CHUNK, "best_won": int(best_won.sum()),
+                     "hill_won": int(hill_won.sum()), "both_won": int((best_won & hill_won).sum()),
+                     "program": PROGRAM, "commit": PINNED, "agent": agent})
+        rows.sort(key=lambda r: (r["level"], int(r["chunk"])))
+        write_csv(out, PAIRED_COLUMNS, rows)
+        print(f"chunk {k}: best {best_won.sum()}/{CHUNK}, Hill {hill_won.sum()}/{CHUNK} ({seconds:.0f} s)", flush=True)
+
+
+def run_probabilities(hill: HillSolver, games: int, out: Path, level_name: str = LEVEL) -> None:
+    """Every position `best` meets in `games` games: Hill's safety beside minelab's."""
+    level = ml.Level.parse(level_name)
+    best = ml.make_agent("best", seed=PROBABILITY_SEED)
+    positions = cells = differing = 0
+    worst = 0.0
+    start = time.perf_counter()
+    for g in range(games):
+        game = ml.Game(level, seed=derive_seed(PROBABILITY_SEED, {"game": g}))
+        game.reveal(0, 0)
+        while not game.over:
+            view = game.view
+            covered = view < 0
+            safety = np.array([np.nan if s is None else s for s in hill.analyse(view, level.mines)["safety"]])
+            ours = 1.0 - ml.mine_probabilities(view, level.mines).ravel()
+            diff = np.abs(safety[covered.ravel()] - ours[covered.ravel()])
+            positions += 1
+            cells += int(covered.sum())
+            differing += int((diff > 1e-6).any())
+            worst = max(worst, float(diff.max()))
+            best.act(game)
+    row = {"level": level_name, "games": games, "seed": PROBABILITY_SEED, "positions": positions, "cells": cells,
+           "positions_differing": differing, "max_abs_difference": f"{worst:.3g}", "tolerance": "1e-06",
+           "program": PROGRAM, "commit": PINNED}
+    write_csv(out, list(row), [row])
+    print(json.dumps(row), f"({time.perf_counter() - start:.0f} s)")
+
+
+def _frontier(view: np.ndarray, cell: int) -> bool:
+    """True when `cell` touches a revealed number."""
+    rows, cols = view.shape
+    r, c = divmod(cell, cols)
+    return bool((view[max(r - 1, 0):r + 2, max(c - 1, 0):c + 2] >= 0).any())
+
+
+def shadow_seed(level: str, g: int) -> int:
+    return derive_seed(SHADOW_ROOT, {"study": "hill-shadow", "level": level, "game": g})
+
+
+def shadow_game(hill: HillSolver, best, level: ml.Level, g: int, seed: int) -> tuple[list[dict], bool]:
+    """`best` plays game g (dealt from `seed`); at each of its guesses Hill's solver is asked
+    too, and where their reveals differ both are valued on the same posterior layouts
+    (minelab.studies.strength.move_values). Returns a row per guess, and whether best won."""
+    from minelab.studies.strength import move_values
+
+    game = ml.Game(level, seed=seed)
+    game.reveal(*divmod(FIRST, level.cols))
+    rows, step = [], 0
+    while not game.over:
+        view = game.view
+        sol = ml.probability.solve(view, level.mines)
+        moves = best.decision(game)
+        own = next(q for kind, q in moves if kind == ml.REVEAL)
+        p = sol.probabilities.ravel()
+        if p[own] > 0:  # a guess
+            step += 1
+            reply = hill.analyse(view, level.mines)
+            first = reply["actions"][0]
+            row = {"level": str(level), "game": g, "seed": seed, "step": step, "revealed": game.revealed,
+                   "covered": int((view < 0).sum()), "mines_left": level.mines - int(sol.mine.sum()),
+                   "log_layouts": f"{sol.log_layouts:.4f}", "best_cell": own, "best_p": f"{p[own]:.6f}",
+                   "best_frontier": _frontier(view, own), "hill_cell": first[0], "hill_p": f"{p[first[0]]:.6f}",
+                   "hill_frontier": _frontier(view, first[0]), "hill_kind": first[1], "layouts": 0,
+                   "program": PROGRAM, "commit": PINNED, "agent": f"best {golden_digests()['best']}"}
+            if first[1] == 1 and first[0] != own:
+                t = move_values(view, level.mines, [divmod(own, level.cols), divmod(first[0], level.cols)],
+                                layouts=SHADOW_LAYOUTS, seed=derive_seed(seed, {"step": step}))
+                row.update(layouts=SHADOW_LAYOUTS, best_win=t["win_rate"][0], hill_win=t["win_rate"][1],
+                           **{k: f"{t[k][1]:.6f}" for k in ("diff", "diff_low", "diff_high")})
+            rows.append(row)
+        best.act(game)
+    return rows, game.won
+
+
+def run_shadow(hill: HillSolver, games: int, out: Path, level_name: str = LEVEL) -> None:
+    """Shadow play over games 0..games-1. `out` holds a row per guess; `<out>_games.csv` a
+    row per game played (the denominator), written after the game's guesses, so a run
+    resumes at the first game not listed there (its guesses, if any were written, are
+    dropped and made again)."""
+    level = ml.Level.parse(level_name)
+    games_out = out.with_name(out.stem + "_games.csv")
+    played = [r for r in harness.read_rows(games_out) if r["level"] == level_name and r["commit"] == PINNED]
+    done = {int(r["game"]) for r in played}
+    rows = [r for r in harness.read_rows(out) if int(r["game"]) in done]
+    best = ml.make_agent("best", seed=SHADOW_ROOT)
+    for g in range(games):
+        if g in done:
+            continue
+        start = time.perf_counter()
+        seed = shadow_seed(level_name, g)
+        new, won = shadow_game(hill, best, level, g, seed)
+        rows += new
+        write_csv(out, SHADOW_COLUMNS, rows)
+        differ = sum(1 for r in new if r["layouts"])
+        played.append({"level": level_name, "game": g, "seed": seed, "won": won,
+                       "guesses": len(new), "differ": differ, "program": PROGRAM, "commit": PINNED})
+        write_csv(games_out, SHADOW_GAME_COLUMNS, played)
+        print(f"game {g}: {len(new)} guesses, {differ} differ ({time.perf_counter() - start:.0f} s)", flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--checkout", type=Path, required=True, help="JSMinesweeper at the pinned commit")
+    parser.add_argument("--node", default="node")
+    sub = parser.add_subparsers(dest="what", required=True)
+    p = sub.add_parser("probabilities", help="Hill's safety beside minelab's in every position best meets")
+    p.add_argument("--games", type=int, default=40)
+    p.add_argument("--out", type=Path, default=DATA / "probabilities.csv")
+    r = sub.add_parser("shadow", help="best plays; at each of its guesses Hill's solver is asked too")
+    r.add_argument("--games", type=int, default=100, help="games 0..N-1 (resumes)")
+    r.add_argument("--out", type=Path, default=DATA / "shadow.csv")
+    q = sub.add_parser("paired", help="Hill's solver and best on the same expert boards")
+    q.add_argument("--chunks", type=int, default=100, help=f"chunks of {CHUNK} games (resumes)")
+    q.add_argument("--rule", choices=("safe", "opening"), default="safe",
+                   help="the first click: safe in the corner, or a zero at (3, 3)")
+    q.add_argument("--out", type=Path, default=DATA / "paired.csv")
+    args = parser.parse_args(argv)
+    with HillSolver(args.checkout.resolve(), args.node) as hill:
+        if args.what == "probabilities":
+            run_probabilities(hill, args.games, args.out)
+        elif args.what == "shadow":
+            run_shadow(hill, args.games, args.out)
+        else:
+            run_paired(hill, args.chunks, args.out, LEVEL if args.rule == "safe" else f"{LEVEL}:opening")
+
+
+if __name__ == "__main__":
+    main()
