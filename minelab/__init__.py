@@ -10,6 +10,7 @@ Entry points (each has a docstring with an example: help(ml.play), ...):
     df = ml.play(agent, level, n_games=10_000, seed=0)   # one row per game (numba batch play)
     ml.summarize(df)                                 # win rate, Wilson 95% interval, games/s
     ml.mine_probabilities(game.view, level.mines)    # exact mine probabilities of a position
+    ml.analyse(ml.Position.read("board.mine"))       # probabilities, best's move and why, exact values
     ml.BoardViewer("beginner", agent=agent)          # ipywidgets viewer, in JupyterLab
 
 Further down: minelab.sweep (cached task sweeps, any executor), minelab.tasks (the task
@@ -28,6 +29,8 @@ from . import probability
 from .probability import mine_probabilities
 from .agents import Agent, list_agents, make_agent
 from .runner import play, summarize
+from .position import Position
+from .analysis import analyse
 from .stats import wilson
 from . import tasks  # noqa: F401  (registers the shared task kinds "play" and "train_test")
 from ._gym import ENV_ID, register as _register_env
@@ -51,5 +54,5 @@ __all__ = [
     "COVERED", "FLAGGED", "MINE", "ONGOING", "WON", "LOST", "REVEAL", "FLAG", "UNFLAG",
     "Level", "BEGINNER", "BEGINNER_9", "INTERMEDIATE", "EXPERT", "PRESETS",
     "Game", "IllegalMove", "Move", "probability", "mine_probabilities", "Agent", "make_agent", "list_agents",
-    "play", "summarize", "wilson", "BoardViewer", "ENV_ID",
+    "play", "summarize", "wilson", "BoardViewer", "ENV_ID", "Position", "analyse",
 ]

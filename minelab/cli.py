@@ -1,6 +1,7 @@
-"""The `minelab` command: play, bench, reproduce.
+"""The `minelab` command: play, analyse, bench, reproduce.
 
     minelab play AGENT LEVEL --games N --seed S [--json]
+    minelab analyse FILE [--top N] [--seed S] [--json]     (FILE: a position, or - for stdin)
     minelab bench engine|agents|bandit|csp|rl|uct|samples|learned|viewer [--json] [--save] [--seconds T]
                   [--train-games N]
     minelab reproduce [--profile smoke|quick|paper] [--only NAME] [--scheduler ADDR]
@@ -66,6 +67,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-flood", action="store_true", help="reveal one cell per click (no flood fill)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
+    a = sub.add_parser("analyse", help="a position's exact probabilities, best's move and its reason",
+                       description="Analyse a position written in the text format of minelab.position "
+                                   "(JSMinesweeper's .mine: a line WIDTHxHEIGHTxMINES, then a line per row "
+                                   "of H covered, F flag, 0-8 numbers).")
+    a.add_argument("file", help="the position's file, or - to read it from standard input")
+    a.add_argument("--top", type=_positive_int, default=5, help="the safest cells listed (default 5)")
+    a.add_argument("--seed", type=_seed, default=0, help="the layout best's game is dealt from (default 0)")
+    a.add_argument("--json", action="store_true", help="print one JSON object")
+
     b = sub.add_parser("bench", help="measure throughput (games/s on one core)")
     b.add_argument("what", choices=("engine", "agents", "bandit", "csp", "rl", "uct", "samples", "learned", "viewer"),
                    help="engine: oracle play per level (the floor under every agent); agents: each agent on 9x9x10; "
@@ -123,6 +133,27 @@ def cmd_play(args) -> int:
         print(f"{agent!r} on {row['level']}: win rate {row['win_rate']:.4f} "
               f"(95% CI {row['ci_low']:.4f}-{row['ci_high']:.4f}, {row['games']} games) "
               f"at {row['games_per_second']:,.0f} games/s{compiled}")
+    return 0
+
+
+def cmd_analyse(args) -> int:
+    from .analysis import analyse
+    from .position import Position
+
+    pos = Position.from_text(sys.stdin.read()) if args.file == "-" else Position.read(args.file)
+    a = analyse(pos, top=args.top, seed=args.seed)
+    if not args.json:
+        print(a)
+        return 0
+    cell = lambda rc: list(rc)  # noqa: E731
+    print(json.dumps({
+        "position": pos.to_text(), "log_layouts": a.log_layouts, "exact": a.exact,
+        "safe": [cell(c) for c in a.safe], "mines": [cell(c) for c in a.mines],
+        "move": None if a.move is None else cell(a.move), "reason": a.reason,
+        "probabilities": [[float(p) if p == p else None for p in row] for row in a.probabilities],  # NaN: revealed
+        "candidates": [{**r, "cell": cell(r["cell"])} for r in a.candidates.to_dict("records")],
+        "values": None if a.values is None else [{**r, "cell": cell(r["cell"])} for r in a.values.to_dict("records")],
+    }))
     return 0
 
 
@@ -488,10 +519,11 @@ def cmd_reproduce(args) -> int:
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    handler = {"play": cmd_play, "bench": cmd_bench, "reproduce": cmd_reproduce, "optimal": cmd_optimal}[args.command]
+    handler = {"play": cmd_play, "analyse": cmd_analyse, "bench": cmd_bench, "reproduce": cmd_reproduce,
+               "optimal": cmd_optimal}[args.command]
     try:
         return handler(args)
-    except (ValueError, RuntimeError) as exc:
+    except (ValueError, RuntimeError, OSError) as exc:
         print(f"minelab {args.command}: error: {exc}", file=sys.stderr)
         return 2
 
