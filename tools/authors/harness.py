@@ -69,13 +69,15 @@ def read_rows(out: Path) -> list[dict]:
         return list(csv.DictReader(fh))
 
 
-def write_rows(out: Path, rows: list[dict]) -> None:
-    """Write the whole CSV to a temporary file beside it and rename it over the old one."""
+def write_rows(out: Path, rows: list[dict], columns: list[str] = COLUMNS) -> None:
+    """Write the whole CSV (`columns`; other keys of a row are left out) to a temporary file
+    beside it, readable by all, and rename it over the old one."""
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=out.name + ".", suffix=".tmp", dir=out.parent)
     try:
+        os.chmod(tmp, 0o644)
         with os.fdopen(fd, "w", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n")
+            writer = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
             writer.writeheader()
             writer.writerows(rows)
         os.replace(tmp, out)

@@ -30,13 +30,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
 import json
-import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -47,7 +44,7 @@ REPO_ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE.parent / "authors"))
 sys.path.insert(0, str(REPO_ROOT))
 
-import harness  # noqa: E402  (tools/authors: the pinned checkout's check)
+import harness  # noqa: E402  (tools/authors: the pinned checkout's check, the CSV rows)
 
 import minelab as ml  # noqa: E402
 from minelab.engine import begin_game, deal_first_click, new_game_state, run_streams  # noqa: E402
@@ -152,23 +149,6 @@ def check_deals(level: ml.Level, seed: int, first: int, games: int = 3) -> None:
             sys.exit(f"{PROGRAM}: game {g} of seed {seed} was not dealt the layout deal_layouts gives")
 
 
-def write_csv(out: Path, columns: list[str], rows: list[dict]) -> None:
-    """The whole CSV to a temporary file beside `out`, then renamed over it."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=out.name + ".", suffix=".tmp", dir=out.parent)
-    try:
-        os.chmod(tmp, 0o644)
-        with os.fdopen(fd, "w", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
-            writer.writeheader()
-            writer.writerows(rows)
-        os.replace(tmp, out)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def chunk_seed(level: str, k: int) -> int:
     return derive_seed(PAIRED_ROOT, {"study": "hill-paired", "level": level, "chunk": k})
 
@@ -209,7 +189,7 @@ def run_paired(hill: HillSolver, chunks: int, out: Path, level_name: str = LEVEL
                      "hill_won": int(hill_won.sum()), "both_won": int((best_won & hill_won).sum()),
                      "program": PROGRAM, "commit": PINNED, "agent": agent})
         rows.sort(key=lambda r: (r["level"], int(r["chunk"])))
-        write_csv(out, PAIRED_COLUMNS, rows)
+        harness.write_rows(out, rows, PAIRED_COLUMNS)
         print(f"chunk {k}: best {best_won.sum()}/{CHUNK}, Hill {hill_won.sum()}/{CHUNK} ({seconds:.0f} s)", flush=True)
 
 
@@ -237,7 +217,7 @@ def run_probabilities(hill: HillSolver, games: int, out: Path, level_name: str =
     row = {"level": level_name, "games": games, "seed": PROBABILITY_SEED, "positions": positions, "cells": cells,
            "positions_differing": differing, "max_abs_difference": f"{worst:.3g}", "tolerance": "1e-06",
            "program": PROGRAM, "commit": PINNED}
-    write_csv(out, list(row), [row])
+    harness.write_rows(out, [row], list(row))
     print(json.dumps(row), f"({time.perf_counter() - start:.0f} s)")
 
 
@@ -305,11 +285,11 @@ def run_shadow(hill: HillSolver, games: int, out: Path, level_name: str = LEVEL)
         seed = shadow_seed(level_name, g)
         new, won = shadow_game(hill, best, level, g, seed)
         rows += new
-        write_csv(out, SHADOW_COLUMNS, rows)
+        harness.write_rows(out, rows, SHADOW_COLUMNS)
         differ = sum(1 for r in new if r["layouts"])
         played.append({"level": level_name, "game": g, "seed": seed, "won": won,
                        "guesses": len(new), "differ": differ, "program": PROGRAM, "commit": PINNED})
-        write_csv(games_out, SHADOW_GAME_COLUMNS, played)
+        harness.write_rows(games_out, played, SHADOW_GAME_COLUMNS)
         print(f"game {g}: {len(new)} guesses, {differ} differ ({time.perf_counter() - start:.0f} s)", flush=True)
 
 
