@@ -103,3 +103,14 @@ def test_minelab_analyse_prints_the_analysis_and_refuses_a_bad_file(tmp_path, ca
     bad.write_text("3x2x1\n5HH\nHHH\n")
     assert main(["analyse", str(bad)]) == 2
     assert "bad.mine: no layout is consistent with (0, 0) = 5" in capsys.readouterr().err
+
+
+def test_best_s_endgame_enumeration_stops_at_its_budget():
+    # 240 layouts: the endgame step takes the position, but enumerating its layouts in
+    # board order passes the budget of cells assigned (unbounded, it ran for tens of
+    # minutes); best then guesses by its lookahead and says why
+    pos = Position.read(DATA / "best_slow_endgame.mine")
+    assert round(pos.solve().log_layouts, 6) == round(np.log(240), 6)
+    agent = ml.make_agent("best")
+    move = agent.decision(pos.game(0))[0]
+    assert move[0] == ml.REVEAL and "the endgame search ran out of budget" in agent.explain()

@@ -13,7 +13,8 @@ written here from scratch. A decision takes the first of these steps that applie
    takes S's value: what it shows comes free. The search sees one number per reveal, not
    a zero's flood, so its value is a lower bound, and a tight one (the flooded cells are
    safe wherever the zero shows); the play it picks is optimal. A budget of layouts x
-   cells scanned bounds the work; past it step 4 decides (`endgame_aborts`).
+   cells scanned, and of cells assigned while the layouts are enumerated, bounds the
+   work; past it step 4 decides (`endgame_aborts`).
 3. Forced 50/50s, guessed at once: two unknown cells holding one mine that no reveal can
    ever tell apart (a component of two cells with no other unknown neighbour; with
    `wide_fifty_fifty`, any such pair of a number needing one more mine whose other cells
@@ -244,7 +245,7 @@ class BestSettings(NamedTuple):
     first: int  # flat index of the opening click
     max_work: int  # search nodes per component before the local estimate
     endgame_layouts: int  # the most layouts the endgame search takes
-    endgame_budget: int  # (layouts x cells) it may scan per decision
+    endgame_budget: int  # (layouts x cells) it may scan per decision, and cells its layout enumeration assigns
     max_candidates: int  # cells looked at one step ahead
     guess_rule: int  # GUESS_TWO_STEP, GUESS_PSEQ, GUESS_BLEND or GUESS_SECONDARY
     progress_weight: float  # blend, secondary: the score's factor (1 + progress_weight * P(progress | safe))
@@ -272,10 +273,13 @@ def _popcount(x):
 
 
 @step
-def enumerate_layouts(view, known, remaining, nbr, nbr_count, x, n_u, max_layouts):
+def enumerate_layouts(view, known, remaining, nbr, nbr_count, x, n_u, max_layouts, max_nodes):
     """All layouts of `remaining` mines over the n_u unrevealed cells x.ucells[:n_u] that
     agree with the numbers: x.layouts[l, q] = 1 when ucells[q] holds a mine in layout l.
-    Returns their count, or -1 when there are more than max_layouts."""
+    Returns their count, or -1 when there are more than max_layouts or the search passes
+    max_nodes cells assigned. (Cells are assigned in board order, so few layouts can still
+    take a long search: many cells touching no number, with constrained ones after them,
+    are tried in every combination before a number rules them out.)"""
     ucells = x.ucells
     assign = x.assign
     con_need = x.con_need
@@ -292,8 +296,12 @@ def enumerate_layouts(view, known, remaining, nbr, nbr_count, x, n_u, max_layout
     cells_left = n_u
     for q in range(n_u):
         assign[q] = -1
+    nodes = 0
     # iterative depth-first search: assign[d] in {0, 1} for ucells[d], -1 = not set
     while d >= 0:
+        nodes += 1
+        if nodes > max_nodes:
+            return -1
         if d == n_u:
             if count >= max_layouts:
                 return -1
@@ -775,8 +783,11 @@ def endgame_decision(gs, s, x, cfg):
         if view[i] < 0 and known[i] == 0:
             x.ucells[q] = i
             q += 1
-    n_l = enumerate_layouts(view, known, remaining, gs.nbr, gs.nbr_count, x, n_u, cfg.endgame_layouts)
+    n_l = enumerate_layouts(view, known, remaining, gs.nbr, gs.nbr_count, x, n_u, cfg.endgame_layouts,
+                            cfg.endgame_budget)
     if n_l <= 0:
+        if n_l < 0:  # the enumeration passed its bound
+            s.decision[DC_ABORT] = 1
         return -1
     layout_outcomes(view, known, gs.nbr, gs.nbr_count, x, n_u, n_l)
     cell, _value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets)
@@ -1504,7 +1515,8 @@ class BestParams(CSPParams):
 
     endgame_layouts: int = integer(ENDGAME_LAYOUTS, 0, MAX_ENDGAME_LAYOUTS,
                                    doc="the most layouts the exact endgame search takes (step 2)")
-    endgame_budget: int = integer(ENDGAME_BUDGET, 1, doc="layouts x cells scanned per endgame decision")
+    endgame_budget: int = integer(ENDGAME_BUDGET, 1, doc="layouts x cells scanned per endgame decision (and "
+                                                         "cells its layout enumeration assigns)")
     max_candidates: int = integer(MAX_CANDIDATES, 1, doc="guesses looked at one step ahead (step 4)")
     guess_rule: str = choice("secondary", GUESS_RULES, doc="how the candidates of a guess are ranked (step 4)")
     margin: float = number(0.1, 0.0, 1.0, doc="candidates within this of the least mine probability")
@@ -1655,7 +1667,8 @@ def _endgame_value(gs, s, x, cfg) -> tuple[int, float]:
     n_u = len(free)
     x.ucells[:n_u] = free
     remaining = int(gs.spec[SP_MINES]) - int(np.count_nonzero((view < 0) & (known != 0)))
-    n_l = enumerate_layouts(view, known, remaining, gs.nbr, gs.nbr_count, x, n_u, cfg.endgame_layouts)
+    n_l = enumerate_layouts(view, known, remaining, gs.nbr, gs.nbr_count, x, n_u, cfg.endgame_layouts,
+                            cfg.endgame_budget)
     layout_outcomes(view, known, gs.nbr, gs.nbr_count, x, n_u, n_l)
     _, value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets)
     return int(n_l), float(value)
