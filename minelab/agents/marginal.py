@@ -18,7 +18,7 @@ from ..engine import SP_COLS, SP_ROWS, kernel
 from .base import Agent, cell_to_move, register
 from .batch import hook, hooks, play_games
 from .why import at, cell_values, count, num
-from .saved import pickled, unpickled
+from .saved import memory_arrays, memory_from
 
 
 @kernel
@@ -90,10 +90,13 @@ class MarginalAgent(Agent):
         return self._memory[key]
 
     def _saved(self):
-        return {"memory": pickled(self._memory)}, {}
+        return memory_arrays({shape: {"mine_seen": seen, "games_seen": games}
+                              for shape, (seen, games) in self._memory.items()})
 
     def _restore(self, arrays, facts):
-        self._memory = unpickled(arrays["memory"])
+        memory = memory_from(arrays, facts, lambda rows, cols: {"mine_seen": (np.int64, (rows * cols,)),
+                                                                "games_seen": (np.int64, (1,))})
+        self._memory = {shape: (f["mine_seen"], f["games_seen"]) for shape, f in memory.items()}
 
     def mine_frequency(self, rows: int, cols: int) -> np.ndarray:
         seen, games = self.memory(rows, cols)

@@ -17,7 +17,7 @@ from ...engine import (
 )
 from ..base import Agent, cell_to_move, register
 from ..batch import hook, hooks, play_games
-from ..saved import pickled, unpickled
+from ..saved import memory_arrays, memory_from
 from ..why import at, cell_values, count, num
 from ..spec import Spec, choice, integer, number
 from .common import EMPTY, FEATURES, MINE, N_STATES, PICK_EMPTY, PICKS
@@ -254,6 +254,22 @@ class _NaiveBayes:
             self._memory[key] = (near, new_nb_tables(self.positions, self.alpha, self.pooled))
         return self._memory[key]
 
+    def saved(self) -> tuple[dict, dict]:
+        """(arrays, facts) of the memory (minelab.agents.saved): per board shape the counts
+        and observations; the log tables and the neighbour positions follow from them."""
+        return memory_arrays({shape: {"counts": tab.counts, "obs": tab.obs}
+                              for shape, (_, tab) in self._memory.items()})
+
+    def restore(self, arrays: dict, facts: dict) -> None:
+        """Take back the memory `saved` wrote: its log tables rebuilt as learning leaves them."""
+        layout = {"counts": (np.int64, (2, self.positions, N_STATES)), "obs": (np.int64, (2,))}
+        memory = {}
+        for (rows, cols), f in memory_from(arrays, facts, lambda rows, cols: layout).items():
+            tab = NBTables(f["counts"], f["obs"], np.zeros((2, self.positions, N_STATES)), np.zeros(2))
+            nb_tables(tab, self.alpha, self.pooled)
+            memory[(rows, cols)] = (radius_table(rows, cols, self.radius), tab)
+        self._memory = memory
+
     def batch_work(self, rows: int, cols: int) -> NBWork:
         if (rows, cols) not in self._batch_work:
             self._batch_work[(rows, cols)] = new_nb_work(rows * cols, self.positions)
@@ -304,10 +320,10 @@ class ConditionalAgent(Agent):
         return self.nb.memory(rows, cols)[1]
 
     def _saved(self):
-        return {"memory": pickled(self.nb._memory)}, {}
+        return self.nb.saved()
 
     def _restore(self, arrays, facts):
-        self.nb._memory = unpickled(arrays["memory"])
+        self.nb.restore(arrays, facts)
 
     def _choose(self, game):
         near, tab = self.nb.memory(game.level.rows, game.level.cols)

@@ -19,7 +19,7 @@ from ...engine import (
 from ..base import Agent, cell_to_move, register
 from ..batch import extra_index, hook, hooks, play_games
 from ..rl.table import SM_ROWS, StateArrays, StateTable, find_row, insert_row, table_room
-from ..saved import pickled, unpickled
+from ..saved import memory_arrays, memory_from, memory_name
 from ..spec import Spec, choice, integer, number
 from ..why import at, count, num
 from .common import (
@@ -590,6 +590,63 @@ def _grown(a: np.ndarray, size: int, fill) -> np.ndarray:
     return out
 
 
+#: What a file keeps of a GraphMemory (minelab.agents.saved), field: (dtype, shape), "states"
+#: the states stored and "edges" the edges used: each state's key (table.row_keys[:, 0]),
+#: n(s, a) (table.visits) and the arrays beside them, the edges, and meta. Not kept: the
+#: table's q (unused: zero), the scratch (stack, frames), the settle queue (dirty,
+#: dirty_next, queue_head: empty between games) and the map of states, rebuilt from the keys.
+GRAPH_SAVED = {
+    "row_keys": (np.uint64, ("states",)),
+    "visits": (np.int32, ("states", SUB * SUB)),
+    "n_fail": (np.int32, ("states", SUB * SUB)),
+    "n_succ": (np.int32, ("states", SUB * SUB)),
+    "head": (np.int32, ("states", SUB * SUB)),
+    "rev_head": (np.int32, ("states",)),
+    "memo_val": (np.float64, ("states",)),
+    "memo_q": (np.float64, ("states", SUB * SUB)),
+    "memo_depth": (np.int8, ("states",)),
+    "memo_ok": (np.uint8, ("states",)),
+    "n_covered": (np.int8, ("states",)),
+    "act_sum": (np.float64, ("states", SUB * SUB)),
+    "edge_from": (np.int32, ("edges",)),
+    "edge_to": (np.int32, ("edges",)),
+    "edge_next": (np.int32, ("edges",)),
+    "rev_next": (np.int32, ("edges",)),
+    "edge_count": (np.int32, ("edges",)),
+    "edge_kind": (np.int8, ("edges",)),
+    "edge_action": (np.int8, ("edges",)),
+    "edge_val": (np.float64, ("edges",)),
+    "meta": (np.int64, (2,)),
+}
+
+
+def _check_graph(f: dict, n: int, m: int, name) -> None:
+    """ValueError naming the field (`name(field)`: its member) unless the saved memory `f`
+    of n states and m edges holds together: distinct keys, each state's covered count that
+    of its key, edges between stored states and each list of edges (from a state and
+    action, into a state) ending: an edge links only to an earlier one, as `_add_edge`
+    builds them."""
+    def bad(field, why):
+        return ValueError(f"memory field {name(field)}: {why}")
+
+    keys = f["row_keys"]
+    if np.unique(keys).shape[0] != n:
+        raise bad("row_keys", "a state stored twice")
+    covered = ((keys[:, None] >> (np.uint64(4) * np.arange(SUB * SUB, dtype=np.uint64))) & NIBBLE) == 0
+    if not np.array_equal(f["n_covered"], covered.sum(axis=1)):
+        raise bad("n_covered", "not the covered cells of the states' keys")
+    if f["meta"][GM_EDGES] != m or f["meta"][GM_GAMES] < 0:
+        raise bad("meta", f"{f['meta'].tolist()}: not [{m} edges, games learnt]")
+    earlier = np.arange(m)
+    checks = [("head", -1, m), ("rev_head", -1, m), ("edge_from", 0, n), ("edge_to", 0, n),
+              ("edge_next", -1, earlier), ("rev_next", -1, earlier), ("edge_kind", 0, 2), ("edge_action", 0, SUB * SUB)]
+    for field, low, high in checks:
+        a = f[field]
+        if a.size and not (np.all(a >= low) and np.all(a < high)):
+            want = "-1 or an earlier edge" if field in ("edge_next", "rev_next") else f"in [{low}, {high})"
+            raise bad(field, f"a value not {want}")
+
+
 class GraphMemory:
     """The Graphical model's memory of one board shape: a StateTable of sub-grid states
     and the arrays beside it (GraphArrays); `reserve` grows them together."""
@@ -636,6 +693,10 @@ class GraphMemory:
     def reserve(self, transitions: int) -> None:
         """Room for `transitions` more (two states and one edge each)."""
         self.table.reserve(2 * transitions)
+        self._fit(self.edges + transitions)
+
+    def _fit(self, edges: int) -> None:
+        """The arrays beside the table grown to its rows, the edges' to hold `edges`."""
         cap = self.table.q.shape[0]
         if self.n_fail.shape[0] < cap:
             self.n_fail = _grown(self.n_fail, cap, 0)
@@ -651,14 +712,37 @@ class GraphMemory:
             self.act_sum = _grown(self.act_sum, cap, 0.0)
             self.dirty = _grown(self.dirty, cap, 0)
             self.dirty_next = _grown(self.dirty_next, cap, 0)
-        need = self.edges + transitions
-        if need > self.edge_to.shape[0]:
+        if edges > self.edge_to.shape[0]:
             size = self.edge_to.shape[0]
-            while size < need:
+            while size < edges:
                 size += size // 2
             for name in ("edge_from", "edge_to", "edge_next", "rev_next", "edge_count", "edge_kind", "edge_action",
                          "edge_val"):
                 setattr(self, name, _grown(getattr(self, name), size, 0))
+
+    def saved(self) -> dict[str, np.ndarray]:
+        """The fields of GRAPH_SAVED: the states and edges stored (minelab.agents.saved)."""
+        n, m = len(self), self.edges
+        out = {"row_keys": self.table.row_keys[:n, 0], "visits": self.table.visits[:n], "meta": self.meta}
+        for name, (_, dims) in GRAPH_SAVED.items():
+            if name not in out:
+                out[name] = getattr(self, name)[: {"states": n, "edges": m}[dims[0]]]
+        return out
+
+    @classmethod
+    def restored(cls, f: dict, shape: tuple[int, int]) -> "GraphMemory":
+        """The memory `saved` wrote (`f`: its fields, of GRAPH_SAVED's dtypes and shapes),
+        with room as a memory grown to hold it has. The values are checked first (ValueError
+        naming the field): no kernel reads outside the arrays or walks a list forever."""
+        n, m = f["row_keys"].shape[0], f["edge_to"].shape[0]
+        _check_graph(f, n, m, lambda field: memory_name(shape, field))
+        mem = cls()
+        mem.table.put_rows(f["row_keys"].reshape(n, 1), f["visits"])
+        mem._fit(m)
+        for name, (_, dims) in GRAPH_SAVED.items():
+            if name not in ("row_keys", "visits"):
+                getattr(mem, name)[: {"states": n, "edges": m}.get(dims[0], dims[0])] = f[name]
+        return mem
 
     def counts(self, window_key: int) -> dict | None:
         """{"n", "fail", "success", "outcomes": {(next key, kind): count}} per action of
@@ -723,10 +807,11 @@ class GraphicalAgent(Agent):
         return GraphConfig(self.depth, BACKUPS.index(self.backup), self.unseen)
 
     def _saved(self):
-        return {"memory": pickled(self._memory)}, {}
+        return memory_arrays({shape: mem.saved() for shape, mem in self._memory.items()})
 
     def _restore(self, arrays, facts):
-        self._memory = unpickled(arrays["memory"])
+        memory = memory_from(arrays, facts, lambda rows, cols: GRAPH_SAVED)
+        self._memory = {shape: GraphMemory.restored(f, shape) for shape, f in memory.items()}
 
     def memory(self, rows: int, cols: int) -> GraphMemory:
         """What it has learnt on rows x cols boards."""

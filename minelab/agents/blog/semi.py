@@ -16,7 +16,6 @@ from ...engine import (
 )
 from ..base import Agent, cell_to_move, register
 from ..batch import extra_index, hook, hooks, play_games
-from ..saved import pickled, unpickled
 from ..why import at, count
 from ..spec import Spec, choice, flag
 from .common import FALLBACKS
@@ -196,12 +195,12 @@ class SemiDeterministicAgent(Agent):
     def _saved(self):
         if not self.learns:
             return super()._saved()
-        return {"memory": pickled(self.nb._memory)}, {}
+        return self.nb.saved()
 
     def _restore(self, arrays, facts):
         if not self.learns:
             super()._restore(arrays, facts)
-        self.nb._memory = unpickled(arrays["memory"])
+        self.nb.restore(arrays, facts)
 
     def _semi_work(self, cells: int) -> SemiWork:
         if cells not in self._work:

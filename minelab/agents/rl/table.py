@@ -208,6 +208,20 @@ class StateTable:
         if 2 * need > self.slot_row.shape[0]:
             self._new_slots(2 * max(need, self.q.shape[0]))
 
+    def put_rows(self, row_keys: np.ndarray, visits: np.ndarray | None = None) -> None:
+        """Store the states `row_keys` (uint64[n, words], distinct) as rows 0..n-1 of this
+        empty table, zero values (and `visits` beside them), growing it to fit; each is then
+        found at its row, as when stored one by one in that order (a saved table read back)."""
+        if len(self):
+            raise ValueError("put_rows fills an empty table")
+        n = row_keys.shape[0]
+        self.reserve(n)
+        self.row_keys[:n] = row_keys
+        if self.with_visits:
+            self.visits[:n] = visits
+        self.meta[SM_ROWS] = n
+        _rehash(self.arrays())
+
     def _resize(self, name: str, rows: int) -> None:
         """Array attribute `name` to `rows` rows, new rows zero: in place when nothing else
         refers to it (numpy's refcheck: no view, no StateArrays holding it), so that realloc
