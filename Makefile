@@ -51,6 +51,7 @@ bench: $(STAMP)
 	$(BIN)/minelab bench samples --save
 	$(BIN)/minelab bench learned --save
 	$(BIN)/minelab bench viewer --save
+	$(BIN)/minelab bench deal --save
 	$(BIN)/python -m minelab.catalog --write
 
 # JupyterLab on notebooks/, with this venv's interpreter as the notebooks' "python3" kernel

@@ -26,6 +26,7 @@ from .cells import COVERED, FLAG, FLAGGED, LOST, MINE, ONGOING, REVEAL, UNFLAG, 
 from .levels import BEGINNER, BEGINNER_9, EXPERT, INTERMEDIATE, PRESETS, Level
 from .engine import Game, IllegalMove, Move
 from . import probability
+from . import noguess  # noqa: F401  (the no-guess rule's deal, which the engine calls)
 from .probability import mine_probabilities
 from .agents import Agent, list_agents, make_agent
 from .runner import play, summarize

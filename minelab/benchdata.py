@@ -24,13 +24,13 @@ from .atomic import atomic_write
 from .paths import project_dir
 
 #: every `minelab bench WHAT`, in the order the docs show them
-WHATS = ("engine", "agents", "bandit", "csp", "rl", "uct", "samples", "learned", "viewer")
+WHATS = ("engine", "agents", "bandit", "csp", "rl", "uct", "samples", "learned", "viewer", "deal")
 #: the columns saved with every row: where and on what code it was measured
 MACHINE_FIELDS = ("cpu", "cores", "load", "python", "numba", "source", "measured_utc", "seconds_per_measurement")
 #: each row's headline figure: (column, unit), the first the row has
 FIGURES = (("milliseconds_per_move", "ms a move (median)"), ("microseconds_per_position", "µs a position"),
            ("samples_per_second", "samples/s"), ("simulations_per_second", "simulations/s"),
-           ("steps_per_second", "steps/s"), ("games_per_second", "games/s"))
+           ("steps_per_second", "steps/s"), ("boards_per_second", "boards/s"), ("games_per_second", "games/s"))
 
 
 def bench_dir(root: Path | None = None) -> Path:

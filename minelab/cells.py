@@ -24,4 +24,5 @@ MOVE_NAMES = ("reveal", "flag", "unflag")
 RULE_NONE = 0
 RULE_SAFE = 1
 RULE_OPENING = 2
-RULE_NAMES = ("none", "safe", "opening")
+RULE_NO_GUESS = 3
+RULE_NAMES = ("none", "safe", "opening", "no-guess")

@@ -2,7 +2,7 @@
 
     minelab play AGENT LEVEL --games N --seed S [--json]
     minelab analyse FILE [--top N] [--seed S] [--json]     (FILE: a position, or - for stdin)
-    minelab bench engine|agents|bandit|csp|rl|uct|samples|learned|viewer [--json] [--save] [--seconds T]
+    minelab bench engine|agents|bandit|csp|rl|uct|samples|learned|viewer|deal [--json] [--save] [--seconds T]
                   [--train-games N]
     minelab reproduce [--profile smoke|quick|paper] [--only NAME] [--scheduler ADDR]
 """
@@ -77,7 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--json", action="store_true", help="print one JSON object")
 
     b = sub.add_parser("bench", help="measure throughput (games/s on one core)")
-    b.add_argument("what", choices=("engine", "agents", "bandit", "csp", "rl", "uct", "samples", "learned", "viewer"),
+    b.add_argument("what", choices=("engine", "agents", "bandit", "csp", "rl", "uct", "samples", "learned", "viewer",
+                                    "deal"),
                    help="engine: oracle play per level (the floor under every agent); agents: each agent on 9x9x10; "
                         "bandit: greedy MAB training on 8x8x10 (first games, and after --train-games) "
                         "and the trained agent's test play on expert; csp: the exact-probability kernel per "
@@ -90,7 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(exactly solved positions) and whole-board positions/s; learned: play of the learned models "
                         "(gardea2015's, trained on the level first; the blog's) on 8x8x10 and 9x9x10; viewer: the "
                         "kernel's side of a BoardViewer move (Agent step + board update, probability overlay off "
-                        "and on) on 8x8x10 and 16x30x99, milliseconds a move (the page's side: tests/test_browser.py)")
+                        "and on) on 8x8x10 and 16x30x99, milliseconds a move (the page's side: tests/test_browser.py); "
+                        "deal: the no-guess rule's deal on the four standard levels, boards dealt per second and the "
+                        "share of the boards tried that deduction wins")
     b.add_argument("--train-games", type=_positive_int, default=None,
                    help="bandit / rl: training games before the trained-rate measurements "
                         "(default 100000 for bandit, 10000000 for rl)")
@@ -446,6 +449,33 @@ def bench_viewer(seconds: float):
                    "seconds": round(float(ms.sum()) / 1000, 4)}
 
 
+# (level, first click) of `minelab bench deal`: the zero start's first cells
+# (studies.strength.OPENING_FIRST_CELLS)
+DEAL_BENCH = (("8x8x10", (2, 2)), ("9x9x10", (2, 2)), ("16x16x40", (2, 2)), ("16x30x99", (3, 3)))
+
+
+def bench_deal(seconds: float):
+    """The no-guess rule's deal (minelab.noguess.deal_boards, one core): boards dealt per
+    second from the first click of DEAL_BENCH, and the share of the boards tried (the
+    opening rule's deal) that exact deduction wins; a warm-up deal compiles first."""
+    from .noguess import deal_boards
+
+    seed = iter(range(1, 10**6))
+    for level, first in DEAL_BENCH:
+        deal_boards(level, 2, first, seed=0)  # compile / load the cache
+        last = {}
+
+        def run(n):
+            last["tried"] = deal_boards(level, n, first, seed=next(seed))[1]
+
+        n, elapsed = _timed(run, seconds, n=10)
+        tried = int(last["tried"].sum())
+        yield {"bench": "deal", "what": f"no-guess deal, first click {first}: {n / tried:.1%} of boards kept",
+               "level": f"{level}:no-guess", "boards": n, "boards_tried": tried, "acceptance": n / tried,
+               "seconds": round(elapsed, 4), "boards_per_second": n / elapsed,
+               "boards_tried_per_second": tried / elapsed}
+
+
 def cmd_bench(args) -> int:
     if args.what == "bandit":
         rows = bench_bandit(args.seconds, args.train_games or 100_000)
@@ -461,6 +491,8 @@ def cmd_bench(args) -> int:
         rows = bench_learned(args.seconds)
     elif args.what == "viewer":
         rows = bench_viewer(args.seconds)
+    elif args.what == "deal":
+        rows = bench_deal(args.seconds)
     else:
         jobs = [("oracle", level) for level in BENCH_LEVELS] if args.what == "engine" else \
             [(agent, "9x9x10") for agent in BENCH_AGENTS]
@@ -475,6 +507,11 @@ def cmd_bench(args) -> int:
                 print(f"{args.what:7s} {row['what'] + ', ' + row['level']:55s} "
                       f"{row['milliseconds_per_move']:>10.2f} ms a move, median "
                       f"(90% under {row['milliseconds_p90']:.2f} ms; {row['moves']} moves)", flush=True)
+                continue
+            if "boards_per_second" in row:
+                print(f"{args.what:7s} {row['what'] + ', ' + row['level']:55s} {row['boards_per_second']:>14,.0f} "
+                      f"boards/s ({row['boards']:,} boards of {row['boards_tried']:,} tried, "
+                      f"{row['seconds']:.2f} s)", flush=True)
                 continue
             if "microseconds_per_position" in row:
                 print(f"{args.what:7s} {'exact probabilities':10s} {row['level']:10s} "

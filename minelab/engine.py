@@ -11,13 +11,25 @@ takes (numba compiles NamedTuples to plain structs: a field read costs nothing):
     gs.stack      int32[n]   scratch: candidate cells when dealing, the flood-fill stack
     gs.nbr        int32[n,8] neighbour cell indices (row-major flat index r*cols + c)
     gs.nbr_count  int8[n]    how many entries of nbr[i] are valid
+    gs.deal_work  ()         scratch of a deal that needs more than the arrays above: the
+                             no-guess rule's (`minelab.noguess.NoGuessWork`), () for the others
 
 (`shown`, not `view`: numba's tuple types have a `view` attribute of their own.)
 The interactive `Game` and every agent's batch kernel drive the same kernels
 (`begin_game`, `deal_first_click` + `open_cell` (= `reveal_cell`), `flag_cell`,
 `unflag_cell`), so the rules live here once.
 Randomness: only dealing draws random numbers, exactly `mines` draws of rng.random()
-per game whatever the rule, so a run's boards do not depend on what the agent does.
+per game under the rules none, safe and opening, so a run's boards do not depend on what
+the agent does. The no-guess rule deals by rejection: `mines` draws per board tried, the
+opening rule's deal each time, until exact deduction wins the board from the first click;
+its boards follow from the seed and the first clicks.
+
+The no-guess deal needs the exact solver (minelab.probability), a layer above the engine.
+`deal_first_click` calls `deal_no_guess(gs, cell, rng)`, a function numba resolves by the
+type of gs.deal_work (`numba.extending.overload`): minelab.noguess registers the
+implementation for its `NoGuessWork`, and the function that makes that work for
+`new_game_state` (`register_deal_work`); `import minelab` imports minelab.noguess. With
+deal_work () (every other rule) the call compiles to an error that is never reached.
 """
 from __future__ import annotations
 
@@ -25,7 +37,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from .cells import (
     COVERED,
@@ -36,6 +49,7 @@ from .cells import (
     MOVE_NAMES,
     ONGOING,
     REVEAL,
+    RULE_NO_GUESS,
     RULE_NONE,
     RULE_OPENING,
     UNFLAG,
@@ -73,6 +87,35 @@ class GameState(NamedTuple):
     stack: np.ndarray
     nbr: np.ndarray
     nbr_count: np.ndarray
+    deal_work: tuple
+
+
+NO_DEAL_WORK = ()  # GameState.deal_work of the rules whose deal needs no scratch
+# rule code -> function(level) making that rule's GameState.deal_work (register_deal_work)
+_DEAL_WORK_MAKERS = {}
+
+
+def register_deal_work(rule: int, make) -> None:
+    """Make `new_game_state` give levels of first-click rule `rule` (a RULE_* code) the deal
+    work make(level); the module that implements the rule's deal calls it at import."""
+    _DEAL_WORK_MAKERS[rule] = make
+
+
+def deal_no_guess(gs, cell, rng):
+    """Deal a no-guess board, the first click at `cell`: resolved by numba by the type of
+    gs.deal_work (see the module docstring); minelab.noguess implements it."""
+
+
+@overload(deal_no_guess)
+def _deal_no_guess_without_work(gs, cell, rng):
+    # a GameState made without the no-guess rule's deal work: its deal cannot run
+    if isinstance(gs, types.BaseNamedTuple) and gs.instance_class is GameState:
+        work = gs.types[gs.fields.index("deal_work")]
+        if isinstance(work, types.BaseTuple) and len(work) == 0:
+            def impl(gs, cell, rng):
+                if gs.spec[SP_RULE] == RULE_NO_GUESS:
+                    raise ValueError("the no-guess deal needs its deal work: make the game state with new_game_state")
+            return impl
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -175,11 +218,15 @@ def flood_reveal(view, counts, nbr, nbr_count, cell, flood, stack):
 @kernel
 def deal_first_click(gs, cell, rng):
     """Place the mines by the level's rule, keeping `cell` (the first click) clear under
-    SAFE / OPENING; a no-op once dealt."""
+    SAFE / OPENING, a zero that exact deduction wins from under NO_GUESS (`deal_no_guess`);
+    a no-op once dealt."""
     st = gs.counters
     if st[ST_DEALT] == 0:
-        place_mines(gs.mine, gs.spec[SP_MINES], gs.spec[SP_RULE], cell, gs.nbr, gs.nbr_count, gs.stack, rng)
-        neighbour_counts(gs.mine, gs.nbr, gs.nbr_count, gs.counts)
+        if gs.spec[SP_RULE] == RULE_NO_GUESS:
+            deal_no_guess(gs, cell, rng)
+        else:
+            place_mines(gs.mine, gs.spec[SP_MINES], gs.spec[SP_RULE], cell, gs.nbr, gs.nbr_count, gs.stack, rng)
+            neighbour_counts(gs.mine, gs.nbr, gs.nbr_count, gs.counts)
         st[ST_DEALT] = 1
 
 
@@ -295,6 +342,15 @@ def _tables(rows: int, cols: int):
     return nbr, nbr_count
 
 
+def new_deal_work(level: Level):
+    """The GameState.deal_work of `level`: its rule's (register_deal_work), else NO_DEAL_WORK."""
+    if level.rule_code in _DEAL_WORK_MAKERS:
+        return _DEAL_WORK_MAKERS[level.rule_code](level)
+    if level.rule_code == RULE_NO_GUESS:
+        raise RuntimeError("the no-guess rule's deal is not registered: import minelab (minelab.noguess)")
+    return NO_DEAL_WORK
+
+
 def new_game_state(level: Level, flood: bool = True):
     """A fresh `GameState` for `level`; call begin_game next."""
     n = level.cells
@@ -309,6 +365,7 @@ def new_game_state(level: Level, flood: bool = True):
         stack=np.zeros(n, np.int32),
         nbr=nbr,
         nbr_count=nbr_count,
+        deal_work=new_deal_work(level),
     )
 
 
@@ -366,7 +423,7 @@ class Game:
     """One game: `reveal`, `flag`, `unflag`, `view`, `status`, `moves`.
 
     `seed` deals the board (int, SeedSequence, or a Generator to share a stream).
-    Under the `safe` and `opening` rules the mines are placed at the first reveal.
+    Under the `safe`, `opening` and `no-guess` rules the mines are placed at the first reveal.
     In a notebook a game shows itself as a board (`_repr_html_`).
 
         >>> game = Game("9x9x10", seed=3)
@@ -403,16 +460,16 @@ class Game:
     # not writeable copies of them: a writeable array is another numba type, for which
     # every kernel the game meets would compile again (about 45 s for `best`). Copy a game
     # together with its agent, copy.deepcopy((game, agent)), when the agent keeps per-game
-    # memory.
+    # memory. The deal work is scratch: a copy gets a fresh one.
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        state["_gs"] = self._gs._replace(nbr=None, nbr_count=None)  # the tables are the level's
+        state["_gs"] = self._gs._replace(nbr=None, nbr_count=None, deal_work=None)  # the tables are the level's
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         nbr, nbr_count = _tables(self.level.rows, self.level.cols)
-        self._gs = self._gs._replace(nbr=nbr, nbr_count=nbr_count)
+        self._gs = self._gs._replace(nbr=nbr, nbr_count=nbr_count, deal_work=new_deal_work(self.level))
 
     # --- state -------------------------------------------------------------------
     @property
@@ -454,7 +511,7 @@ class Game:
 
     @property
     def dealt(self) -> bool:
-        """True once the mines are placed (at the first reveal under the safe and opening rules)."""
+        """True once the mines are placed (at the first reveal under the safe, opening and no-guess rules)."""
         return bool(self._gs.counters[ST_DEALT])
 
     def mines_after_game(self) -> np.ndarray:

@@ -28,10 +28,10 @@ Conventions
     info         "action_mask" int8[rows * cols] (1 = covered = legal), "revealed" (safe
                  cells revealed so far), "won" (True on the winning step). With the labelled
                  debugging option reveal_mines=True, and only then, "mines" holds the hidden
-                 layout (bool (rows, cols); all False until dealt under safe/opening): an
+                 layout (bool (rows, cols); all False until dealt under safe/opening/no-guess): an
                  agent that reads it cheats.
-    first click  the level's rule (Level.parse("5x5x5:none"|":safe"|":opening")): under
-                 `none` the mines are dealt at reset, under safe/opening at the first reveal.
+    first click  the level's rule (Level.parse("5x5x5:none"|":safe"|":opening"|":no-guess")): under
+                 `none` the mines are dealt at reset, under the others at the first reveal.
     randomness   the env draws its random numbers only through the engine's kernels on
                  `self.np_random` (begin_game at reset, deal_first_click before the first
                  click when not yet dealt), in the batch loops' order: set
@@ -128,31 +128,35 @@ def _click(gs, cell, mask):
     return OUT_WIN if gs.counters[ST_STATUS] == WON else OUT_SAFE
 
 
+# 11 parameters: GameState's fields one by one (cheaper to pass than the tuple), the
+# action mask and the cell.
 @kernel
-def _env_step(spec, counters, mine, counts, shown, stack, nbr, nbr_count, mask, cell):
+def _env_step(spec, counters, mine, counts, shown, stack, nbr, nbr_count, deal_work, mask, cell):
     """One click of the single env on a dealt game (the arrays one by one: cheaper to pass
     than the GameState tuple)."""
     if shown[cell] != COVERED:
         return OUT_ILLEGAL
-    return _click(GameState(spec, counters, mine, counts, shown, stack, nbr, nbr_count), cell, mask)
+    return _click(GameState(spec, counters, mine, counts, shown, stack, nbr, nbr_count, deal_work), cell, mask)
 
 
-# 11 parameters: GameState's eight arrays one by one (cheaper to pass than the tuple, as
-# for _env_step), the action mask, the cell and the deal's generator.
+# 12 parameters: GameState's fields one by one (cheaper to pass than the tuple, as for
+# _env_step), the action mask, the cell and the deal's generator.
 @kernel
-def _env_first_step(spec, counters, mine, counts, shown, stack, nbr, nbr_count, mask, cell, rng):
-    """The first click under safe/opening: deal (keeping `cell` clear), then click."""
+def _env_first_step(spec, counters, mine, counts, shown, stack, nbr, nbr_count, deal_work, mask, cell, rng):
+    """The first click under safe/opening/no-guess: deal (keeping `cell` clear), then click."""
     if shown[cell] != COVERED:
         return OUT_ILLEGAL
-    gs = GameState(spec, counters, mine, counts, shown, stack, nbr, nbr_count)
+    gs = GameState(spec, counters, mine, counts, shown, stack, nbr, nbr_count, deal_work)
     if counters[ST_DEALT] == 0:
         deal_first_click(gs, cell, rng)
     return _click(gs, cell, mask)
 
 
+# 11 parameters: GameState's fields one by one (as for _env_step), the action mask and
+# the deal's generator.
 @kernel
-def _env_reset(spec, counters, mine, counts, shown, stack, nbr, nbr_count, mask, rng):
-    begin_game(GameState(spec, counters, mine, counts, shown, stack, nbr, nbr_count), rng)
+def _env_reset(spec, counters, mine, counts, shown, stack, nbr, nbr_count, deal_work, mask, rng):
+    begin_game(GameState(spec, counters, mine, counts, shown, stack, nbr, nbr_count, deal_work), rng)
     mask[:] = 1
 
 
@@ -167,6 +171,7 @@ class Boards(NamedTuple):
     stack: np.ndarray  # int32[num_envs, n]
     nbr: np.ndarray  # int32[n, 8], shared
     nbr_count: np.ndarray  # int8[n], shared
+    deal_work: tuple  # GameState.deal_work, shared (the boards deal one after the other)
     mask: np.ndarray  # int8[num_envs, n]: 1 = covered
     pending: np.ndarray  # uint8[num_envs]: 1 = terminated, reset at the next step
 
@@ -175,7 +180,7 @@ class Boards(NamedTuple):
 def _board(bs, b):
     """Board b as a GameState of row views (no copy)."""
     return GameState(bs.spec, bs.counters[b], bs.mine[b], bs.counts[b], bs.shown[b], bs.stack[b], bs.nbr,
-                     bs.nbr_count)
+                     bs.nbr_count, bs.deal_work)
 
 
 @kernel
@@ -521,7 +526,7 @@ class MinesweeperVectorEnv(VectorEnv):
         n = lv.cells
         self._bs = Boards(one.spec, np.zeros((N, one.counters.shape[0]), np.int64), np.zeros((N, n), np.uint8),
                           np.zeros((N, n), np.int8), np.full((N, n), COVERED, np.int8), np.zeros((N, n), np.int32),
-                          one.nbr, one.nbr_count, np.ones((N, n), np.int8), np.zeros(N, np.uint8))
+                          one.nbr, one.nbr_count, one.deal_work, np.ones((N, n), np.int8), np.zeros(N, np.uint8))
         self._table = np.array(self.settings.rewards, np.float64)
         self._codes = np.zeros(N, np.int64)
         self._check_legal = self.settings.illegal == "error"

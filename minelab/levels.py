@@ -1,7 +1,7 @@
 """Levels: board size, mine count and first-click rule, validated once, here.
 
 `Level(rows, cols, mines, first_click="safe")` is frozen; `Level.parse("8x8x10")`
-(or "8x8x10:opening", or a preset name) and `str(level)` round-trip.
+(or "8x8x10:opening", "16x30x99:no-guess", or a preset name) and `str(level)` round-trip.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .cells import RULE_NAMES
 
-FIRST_CLICK_RULES = RULE_NAMES  # ("none", "safe", "opening")
+FIRST_CLICK_RULES = RULE_NAMES  # ("none", "safe", "opening", "no-guess")
 MAX_CELLS = 1_000_000  # far beyond any paper; keeps a typo from allocating gigabytes
 
 
@@ -26,7 +26,7 @@ def _check_int(name: str, value, low: int, high: int | None = None) -> int:
 
 
 def opening_size(rows: int, cols: int) -> int:
-    """Cells kept mine-free by the `opening` rule in the worst case (an interior click):
+    """Cells kept mine-free by the `opening` and `no-guess` rules in the worst case (an interior click):
     opening_size(9, 9) == 9, opening_size(1, 10) == 3."""
     return min(3, rows) * min(3, cols)
 
@@ -46,7 +46,8 @@ class Level:
     """A board: rows x cols with `mines` mines, and the first-click rule.
 
     first_click: "safe" (the default: the first click is never a mine), "opening" (it
-    is a zero) or "none" (mines anywhere, the first click can lose).
+    is a zero), "no-guess" (it is a zero, and exact deduction alone wins the board from
+    it: `minelab.noguess`) or "none" (mines anywhere, the first click can lose).
 
         >>> Level(8, 8, 10)
         Level(rows=8, cols=8, mines=10, first_click='safe')
@@ -105,7 +106,8 @@ class Level:
 
     @property
     def rule_code(self) -> int:
-        """The first-click rule as the engine's kernels see it (cells.RULE_NONE, RULE_SAFE, RULE_OPENING)."""
+        """The first-click rule as the engine's kernels see it (cells.RULE_NONE, RULE_SAFE, RULE_OPENING,
+        RULE_NO_GUESS)."""
         return FIRST_CLICK_RULES.index(self.first_click)
 
     def with_first_click(self, first_click: str) -> "Level":

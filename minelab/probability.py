@@ -5,7 +5,9 @@
 
 Every layout of exactly `mines` mines over the unrevealed cells that agrees with the
 revealed numbers is taken as equally likely (true for uniformly dealt boards, with the
-`safe` and `opening` first-click rules too: the cells they keep clear are revealed).
+`safe` and `opening` first-click rules too: the cells they keep clear are revealed; the
+`no-guess` rule keeps only layouts that deduction wins: its certain cells are exact, its
+probabilities those of the opening rule's boards, see minelab.noguess).
 A flag is a belief, not a fact: flagged cells count as covered.
 
 How (the ideas of every strong published solver, written here from scratch):

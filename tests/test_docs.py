@@ -17,7 +17,7 @@ LANGUAGES = {"python", "bash", "text"}  # python runs; bash and text are shown, 
 MODULES = ["minelab.levels", "minelab.engine", "minelab.stats", "minelab.runner", "minelab.agents.base",
            "minelab.sweep", "minelab.tasks", "minelab.report", "minelab.reproduce", "minelab.playthrough",
            "minelab.paths", "minelab.render", "minelab.probability", "minelab.envs", "minelab.agents.rl.table",
-           "minelab.exact", "minelab.catalog"]
+           "minelab.exact", "minelab.catalog", "minelab.noguess"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -12,7 +12,7 @@ RANK = {
     "cells": 0, "atomic": 0, "_jitcache": 0, "_version": 0, "_gym": 0, "profiles": 0, "stats": 0, "paths": 0,
     "ledger": 0, "provenance": 0, "benchdata": 0.5,
     "levels": 1, "render": 1,
-    "engine": 2, "probability": 2.5, "exact": 2.5, "position": 2.6,
+    "engine": 2, "probability": 2.5, "exact": 2.5, "noguess": 2.55, "position": 2.6,
     "agents": 3,
     "runner": 4, "envs": 4, "playthrough": 4.5, "viewer": 4.5, "analysis": 4.5,
     "sweep": 5, "report": 5,

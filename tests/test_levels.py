@@ -21,13 +21,14 @@ from minelab.levels import (
     opening_size,
 )
 
-RULES = ("none", "safe", "opening")
+RULES = ("none", "safe", "opening", "no-guess")
 
 
 def allowed_mines(rows: int, cols: int, rule: str) -> int:
     """Independent statement of the documented per-rule maximum."""
     cells = rows * cols
-    return {"none": cells, "safe": cells - 1, "opening": cells - min(3, rows) * min(3, cols)}[rule]
+    kept = min(3, rows) * min(3, cols)  # the first click and its neighbours
+    return {"none": cells, "safe": cells - 1, "opening": cells - kept, "no-guess": cells - kept}[rule]
 
 
 @st.composite
@@ -82,6 +83,9 @@ def test_default_rule_is_safe():
         ("EXPERT:opening", Level(16, 30, 99, "opening")),
         ("  Expert:Opening ", Level(16, 30, 99, "opening")),
         ("intermediate:safe", INTERMEDIATE),
+        ("16x30x99:no-guess", Level(16, 30, 99, "no-guess")),
+        ("Expert:No-Guess", Level(16, 30, 99, "no-guess")),
+        ("beginner_9:no-guess", Level(9, 9, 10, "no-guess")),
     ],
 )
 def test_parse(text, expected):
@@ -107,6 +111,8 @@ def test_every_preset_parses_by_name():
         (EXPERT, "16x30x99"),
         (Level(16, 30, 99, "opening"), "16x30x99:opening"),
         (Level(8, 8, 10, "none"), "8x8x10:none"),
+        (Level(16, 30, 99, "no-guess"), "16x30x99:no-guess"),
+        (Level(16, 30, 99, first_click="no-guess"), "16x30x99:no-guess"),
     ],
 )
 def test_str(level, text):
@@ -142,6 +148,7 @@ def test_max_mines_matches_rules(spec):
 
 def test_with_first_click():
     assert BEGINNER.with_first_click("opening") == Level(8, 8, 10, "opening")
+    assert EXPERT.with_first_click("no-guess") == Level("16x30x99:no-guess")
     assert BEGINNER.first_click == "safe"  # unchanged
 
 
@@ -213,6 +220,9 @@ def test_mines_not_negative(rule):
         (2, 2, "opening", 0),  # 2 x 2 kept free
         (2, 5, "opening", 4),  # 2 x 3 kept free
         (16, 30, "opening", 471),
+        (16, 30, "no-guess", 471),
+        (9, 9, "no-guess", 72),
+        (1, 7, "no-guess", 4),
     ],
 )
 def test_too_many_mines(rows, cols, rule, top):
@@ -223,8 +233,14 @@ def test_too_many_mines(rows, cols, rule, top):
 
 @pytest.mark.parametrize("bad", ["", "Safe", "open", "random", None, 1, ("safe",)])
 def test_unknown_rule(bad):
-    with pytest.raises(ValueError, match="first_click must be one of"):
+    with pytest.raises(ValueError, match="first_click must be one of none, safe, opening, no-guess; got"):
         Level(8, 8, 10, bad)
+
+
+@pytest.mark.parametrize("text", ["8x8x10:noguess", "8x8x10:no_guess", "expert:no guess", "9x9x10:"])
+def test_misspelt_no_guess_lists_the_rules(text):
+    with pytest.raises(ValueError, match="no-guess"):
+        Level.parse(text)
 
 
 def test_too_many_cells():
@@ -257,14 +273,15 @@ def test_parse_unknown_rule(text):
 @pytest.mark.parametrize(
     "text, field",
     [("0x8x1", "rows"), ("8x0x1", "cols"), ("8x8x65", "mines"), ("8x8x64", "mines"),
-     ("3x3x9:opening", "mines"), ("3x3x1:opening", "mines")],
+     ("3x3x9:opening", "mines"), ("3x3x1:opening", "mines"), ("16x30x472:no-guess", "mines"),
+     ("9x9x73:no-guess", "mines")],
 )
 def test_parse_validates_fields(text, field):
     with pytest.raises(ValueError, match=field):
         Level.parse(text)
 
 
-@pytest.mark.parametrize("text", ["8x8x64:none", "3x3x0:opening", "8x8x63", "1x1x1:none"])
+@pytest.mark.parametrize("text", ["8x8x64:none", "3x3x0:opening", "8x8x63", "1x1x1:none", "16x30x471:no-guess"])
 def test_parse_accepts_bounds(text):
     assert str(Level.parse(text)) == text
 
@@ -272,7 +289,8 @@ def test_parse_accepts_bounds(text):
 # ----------------------------------------------------------------------------- Level("...")
 @pytest.mark.parametrize("text, expected", [("8x8x10", Level(8, 8, 10)), ("expert", Level(16, 30, 99)),
                                             ("16x30x99:opening", Level(16, 30, 99, "opening")),
-                                            ("beginner:none", Level(8, 8, 10, "none"))])
+                                            ("beginner:none", Level(8, 8, 10, "none")),
+                                            ("16x30x99:no-guess", Level(16, 30, 99, first_click="no-guess"))])
 def test_level_from_one_string_is_parse(text, expected):
     assert Level(text) == expected == Level.parse(text)
     assert hash(Level(text)) == hash(expected)

@@ -206,7 +206,7 @@ def to_next_guess(sim, sim_s, cfg, rng):
 def simulate(gs, s, sim_s, tb, cfg, work, rng):
     """One simulation from the real game's guess position (s.ws holds its solve)."""
     sim = GameState(gs.spec, work.sim_counters, work.sim_mine, work.sim_counts, work.sim_shown, work.sim_stack,
-                    gs.nbr, gs.nbr_count)
+                    gs.nbr, gs.nbr_count, gs.deal_work)
     for i in range(gs.counters.shape[0]):  # element loops: a slice copy would allocate
         sim.counters[i] = gs.counters[i]
     for i in range(gs.shown.shape[0]):

@@ -117,7 +117,7 @@ def ucb1_action(q, visits, view, c):
 def simulate(gs, tb, cfg, work, ws, rng):
     """One simulation from game gs's view (see the module docstring, steps 1-3)."""
     sim = GameState(gs.spec, work.sim_counters, work.sim_mine, work.sim_counts, work.sim_shown, work.sim_stack,
-                    gs.nbr, gs.nbr_count)
+                    gs.nbr, gs.nbr_count, gs.deal_work)
     for i in range(gs.counters.shape[0]):
         sim.counters[i] = gs.counters[i]
     for i in range(gs.shown.shape[0]):
