@@ -41,6 +41,20 @@ def test_a_saved_agent_plays_on_as_the_original(name, tmp_path):
     assert a[cols].equals(b[cols])
 
 
+def test_a_trained_model_of_the_first_format_still_reads(tmp_path):
+    # format 1 differed only by a learnt memory, pickled: a trained model's arrays read as they were
+    agent = _make("gardea-q", seed=1)
+    path = agent.save(tmp_path / "q.npz")
+    with np.load(path) as z:
+        members = dict(z)
+    old = _write(tmp_path / "old.npz", members, {**_header(members), "format": 1})
+    a = ml.play(copy.deepcopy(agent), "4x4x3", 40, seed=3)
+    b = ml.play(load_agent(old), "4x4x3", 40, seed=3)
+    assert a[["won", "moves"]].equals(b[["won", "moves"]])
+    with pytest.raises(ValueError, match="old.npz': file format 7, this minelab reads 1 and 2"):
+        load_agent(_write(tmp_path / "old.npz", members, {**_header(members), "format": 7}))
+
+
 def test_the_semi_deterministic_model_saves_its_conditional_fallback(tmp_path):
     agent = ml.make_agent("semi-deterministic", fallback="conditional", seed=1)
     ml.play(agent, "9x9x10", 50, seed=2)

@@ -17,8 +17,9 @@ Two kinds of families save:
   (`memory_arrays`), the shapes listed in the header (`memory_from` reads them back and
   checks each field's dtype and shape).
 Every member is a plain numeric array and the file is read with `allow_pickle=False`:
-loading a file runs no code named in it. Files of format 1 (whose memories were pickled),
-files with a pickled or object member, agents that learn nothing and agents this minelab
+loading a file runs no code named in it. Files of format 1 are read when they hold no
+learnt memory (a trained model's arrays); a memory of format 1 (pickled), a pickled or
+object member, agents that learn nothing and agents this minelab
 does not register raise ValueError, as do missing or mis-shaped fields of a memory.
 """
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ..atomic import atomic_write
 from ..levels import MAX_CELLS
 
 FORMAT = 2
+READS = (1, FORMAT)  # format 1 differs only by the pickled memory, which is refused: a trained model's file reads
 _PREFIX = "a__"
 
 
@@ -70,11 +72,13 @@ def load_agent(path, seed=None):
             raise ValueError(f"{where}: the header is not JSON: not a saved minelab agent") from None
         if not isinstance(meta, dict):
             raise ValueError(f"{where}: the header is not a JSON object: not a saved minelab agent")
-        if meta.get("format") == 1:
-            raise ValueError(f"{where}: file format 1 (learnt memories pickled) is no longer read; this minelab "
-                             f"reads format {FORMAT}, plain arrays only: save the agent again with this minelab")
-        if meta.get("format") != FORMAT:
-            raise ValueError(f"{where}: file format {meta.get('format')!r}, this minelab reads {FORMAT}")
+        if meta.get("format") == 1 and _PREFIX + "memory" in z.files:
+            raise ValueError(f"{where}: file format 1 with a learnt memory (pickled) is no longer read; this "
+                             f"minelab reads such memories as plain arrays only: save the agent again with this "
+                             f"minelab")
+        if meta.get("format") not in READS:
+            raise ValueError(f"{where}: file format {meta.get('format')!r}, this minelab reads "
+                             f"{' and '.join(map(str, READS))}")
         arrays = {}
         for k in z.files:
             if not k.startswith(_PREFIX):
