@@ -27,6 +27,21 @@ def test_paired_games_count_the_discordant_games(hill_data):
     assert (r["only_best_won"], r["only_hill_won"]) == (30, 35)
     assert r["diff"] == pytest.approx((30 - 35) / 400) and r["diff_low"] < r["diff"] < r["diff_high"] < 1
     assert 0 < r["mcnemar_p"] < 1 and r["best_low"] < r["best"] < r["best_high"]
+    assert not r["best_is_today"]
+
+
+def test_each_version_of_best_is_paired_on_its_own(hill_data):
+    from minelab.paths import golden_digests
+
+    today = f"best {golden_digests()['best']}"
+    pd.DataFrame({"level": ["16x30x99"] * 3, "chunk": [0, 1, 0], "seed": [1, 2, 1], "games": [200] * 3,
+                  "best_won": [80, 70, 90], "hill_won": [75, 80, 75], "both_won": [60, 60, 70], "hill_seconds": 1,
+                  "program": "JSMinesweeper", "commit": "c", "agent": ["best old", "best old", today]}
+                 ).to_csv(hill_data / "paired.csv")
+    t = H.paired_games().set_index("agent")
+    assert t.loc["best old", "games"] == 400 and t.loc[today, "games"] == 200
+    assert t.loc[today, "best_is_today"] and not t.loc["best old", "best_is_today"]
+    assert t.loc[today, "diff"] == pytest.approx((20 - 5) / 200)
 
 
 def test_a_missing_file_names_the_command_that_makes_it(hill_data):
@@ -62,6 +77,7 @@ def test_the_catalogue_sorts_disagreements_by_the_position_and_sums_them_per_gam
     t = H.catalogue().set_index("class")
     assert t.loc["all", "disagreements"] == 3 and t.loc["all", "games"] == 4
     assert (t.loc["all", "hill_better"], t.loc["all", "best_better"]) == (1, 1)
+    assert t.loc["all", "by_chance"] == pytest.approx(0.025 * 3) and t.loc["both 50/50", "by_chance"] == 0.025
     assert t.loc["all", "cost_per_game"] == pytest.approx((0.10 + 0.02 - 0.2) / 4)
     assert t.loc["equally safe", "cost_per_game"] == pytest.approx(0.12 / 4)
     assert t.loc["hill safer", "disagreements"] == 0 and np.isnan(t.loc["hill safer", "mean_diff"])

@@ -9,8 +9,9 @@ harness writes what it measures into data/hill/; this module only reads those fi
 * `paired_games()`: both solvers on the same expert boards, first click safe in the
   top-left corner: each win rate (Wilson 95% interval), the paired difference best - Hill
   (mean of the per-game differences, 95% t-interval) and McNemar's exact test on the games
-  only one of them won (data/hill/paired.csv: a row per chunk of boards; `best_is_today`
-  says whether the games were played by today's `best`, by its golden playthrough digest);
+  only one of them won, per version of `best` (data/hill/paired.csv: a row per chunk of
+  boards and version; `best_is_today` says whether the games were played by today's `best`,
+  by its golden playthrough digest);
 * `disagreements()` and `catalogue()`: shadow play. `best` played expert games; at each of
   its guesses Hill's solver was asked too, and where their reveals differ both moves were
   valued on the same layouts drawn exactly from the position's posterior, each continued by
@@ -81,10 +82,13 @@ def probability_check() -> pd.DataFrame:
 
 
 def paired_games() -> pd.DataFrame:
-    """A row per level: both solvers' win rates on the same boards and their paired difference."""
+    """A row per level and version of `best` (`agent`, its golden playthrough's digest):
+    both solvers' win rates on the same boards and their paired difference; today's
+    `best` is the row with `best_is_today`."""
     df = _read("paired", "paired")
     rows = []
-    for level, g in df.groupby("level", sort=False):
+    today = f"best {golden_digests().get('best', '')}"
+    for (level, agent), g in df.groupby(["level", "agent"], sort=False):
         n = int(g["games"].sum())
         best, hill, both = (int(g[c].sum()) for c in ("best_won", "hill_won", "both_won"))
         only_best, only_hill = best - both, hill - both
@@ -97,8 +101,7 @@ def paired_games() -> pd.DataFrame:
                      "diff": d.mean(), "diff_low": float(ci.low) if ci is not None else d.mean(),
                      "diff_high": float(ci.high) if ci is not None else d.mean(), "only_best_won": only_best,
                      "only_hill_won": only_hill, "mcnemar_p": float(p), "commit": g["commit"].iloc[0],
-                     "agent": ", ".join(sorted(set(g["agent"]))),
-                     "best_is_today": set(g["agent"]) == {f"best {golden_digests()['best']}"}})
+                     "agent": agent, "best_is_today": agent == today})
     return pd.DataFrame(rows)
 
 
@@ -123,8 +126,10 @@ def shadow_games() -> pd.DataFrame:
 
 def catalogue(d: pd.DataFrame | None = None, games: pd.DataFrame | None = None) -> pd.DataFrame:
     """A row per class of CLASSES (and one for all disagreements): how many there are, how
-    many of Hill's moves are significantly better (95% interval above 0) or worse, the mean
-    difference, and the cost per game to `best` with its 95% interval."""
+    many of Hill's moves are significantly better (95% interval above 0) or worse, how many
+    of either side chance alone would make so (`by_chance`: 2.5% of the disagreements whose
+    interval has any width, were the two moves always worth the same), the mean difference,
+    and the cost per game to `best` with its 95% interval."""
     d = disagreements() if d is None else d
     games = shadow_games() if games is None else games
     n_games = len(games)
@@ -136,8 +141,9 @@ def catalogue(d: pd.DataFrame | None = None, games: pd.DataFrame | None = None) 
         cost, cost_lo, cost_hi = _mean_ci(per_game)
         rows.append({"class": name, "meaning": "every valued disagreement" if name == "all" else CLASSES[name][0],
                      "disagreements": len(sub), "hill_better": int((sub["diff_low"] > 0).sum()),
-                     "best_better": int((sub["diff_high"] < 0).sum()), "mean_diff": mean, "diff_low": lo,
-                     "diff_high": hi, "games": n_games, "cost_per_game": cost, "cost_low": cost_lo,
+                     "best_better": int((sub["diff_high"] < 0).sum()),
+                     "by_chance": 0.025 * int((sub["diff_high"] > sub["diff_low"]).sum()), "mean_diff": mean,
+                     "diff_low": lo, "diff_high": hi, "games": n_games, "cost_per_game": cost, "cost_low": cost_lo,
                      "cost_high": cost_hi})
     return pd.DataFrame(rows)
 

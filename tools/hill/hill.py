@@ -17,8 +17,10 @@ each covered cell is set beside minelab's exact one (1 - minelab.mine_probabilit
 `paired`: both play the same expert boards, first click safe in the top-left corner. Chunk
 k's boards are those `ml.play(best, level, CHUNK, seed=chunk_seed(k))` deals (`deal_layouts`
 reproduces them; a check at start replays a few of `best`'s games on them). One row per
-chunk (games and the four outcome counts) is appended atomically, so an interrupted run
-resumes at the next chunk.
+chunk and version of `best` (games, the four outcome counts, and Hill's game-by-game wins
+in `hill_games`) is appended atomically, so an interrupted run resumes at the next chunk;
+a new version of `best` is paired again from `hill_games` where a chunk has them (Hill's
+games do not change), and Hill plays only the chunks without.
 
 `shadow`: `best` plays expert games; at each of its guesses Hill's solver is asked for its
 move in the same position. Where the two reveals differ, both are valued on the same
@@ -70,7 +72,8 @@ SHADOW_COLUMNS = ["level", "game", "seed", "step", "revealed", "covered", "mines
                   "best_win", "hill_win", "diff", "diff_low", "diff_high", "program", "commit", "agent"]
 SHADOW_GAME_COLUMNS = ["level", "game", "seed", "won", "guesses", "differ", "program", "commit"]
 # agent: best's golden playthrough digest
-PAIRED_COLUMNS = ["level", "chunk", "seed", "games", "best_won", "hill_won", "both_won", "program", "commit", "agent"]
+PAIRED_COLUMNS = ["level", "chunk", "seed", "games", "best_won", "hill_won", "both_won", "program", "commit", "agent",
+                  "hill_games"]
 
 
 def check_checkout(path: Path) -> None:
@@ -165,11 +168,9 @@ def run_paired(hill: HillSolver, chunks: int, out: Path, level_name: str = LEVEL
     first = OPENING_FIRST if level.first_click == "opening" else FIRST
     rows = harness.read_rows(out)
     agent = f"best {golden_digests()['best']}"
-    other = {r["agent"] for r in rows} - {agent}
-    if other:
-        sys.exit(f"{out} holds games of another best ({', '.join(sorted(other))}; today's is {agent}): "
-                 "move it away to play them again")
-    done = {int(r["chunk"]) for r in rows if r["level"] == level_name and r["commit"] == PINNED}
+    ours = [r for r in rows if r["level"] == level_name and r["commit"] == PINNED]
+    done = {int(r["chunk"]) for r in ours if r["agent"] == agent}
+    hill_games = {int(r["chunk"]): r["hill_games"] for r in ours if r.get("hill_games")}
     best = best_agent(level, first)
     checked = False
     for k in range(chunks):
@@ -180,15 +181,19 @@ def run_paired(hill: HillSolver, chunks: int, out: Path, level_name: str = LEVEL
             check_deals(level, seed, first)
             checked = True
         df = ml.play(best, level, CHUNK, seed=seed, chunk=CHUNK)
-        best_won = df["won"].to_numpy()
+        best_won = df["won"].to_numpy(dtype=bool)
         start = time.perf_counter()
-        layouts = deal_layouts(level, CHUNK, seed, first)
-        hill_won = np.array([hill.play(level, layout, first)["won"] for layout in layouts])
+        if k in hill_games:  # Hill's games of these boards, played for an earlier best
+            hill_won = np.array([c == "1" for c in hill_games[k]], dtype=bool)
+        else:
+            layouts = deal_layouts(level, CHUNK, seed, first)
+            hill_won = np.array([bool(hill.play(level, layout, first)["won"]) for layout in layouts])
         seconds = time.perf_counter() - start
         rows.append({"level": level_name, "chunk": k, "seed": seed, "games": CHUNK, "best_won": int(best_won.sum()),
                      "hill_won": int(hill_won.sum()), "both_won": int((best_won & hill_won).sum()),
-                     "program": PROGRAM, "commit": PINNED, "agent": agent})
-        rows.sort(key=lambda r: (r["level"], int(r["chunk"])))
+                     "program": PROGRAM, "commit": PINNED, "agent": agent,
+                     "hill_games": "".join("1" if w else "0" for w in hill_won)})
+        rows.sort(key=lambda r: (r["level"], r["agent"], int(r["chunk"])))
         harness.write_rows(out, rows, PAIRED_COLUMNS)
         print(f"chunk {k}: best {best_won.sum()}/{CHUNK}, Hill {hill_won.sum()}/{CHUNK} ({seconds:.0f} s)", flush=True)
 
