@@ -402,7 +402,9 @@ class CSPBatch(NamedTuple):
 
 
 @hook
-def _csp_begin(state, gs):
+def solver_begin(state, gs):
+    """The start-of-game hook of a solver family whose batch state has the solver state `s`
+    and the record counters `extra` (csp, hcsp, best)."""
     begin_decisions(state.s, state.extra)
 
 
@@ -419,7 +421,7 @@ def _csp_move(state, gs, rng, deal_rng):
     return kind, cell
 
 
-hooks(CSPBatch, _csp_move, begin_fn=_csp_begin)
+hooks(CSPBatch, _csp_move, begin_fn=solver_begin)
 
 
 def check_first_click(first_click, names=("corner", "centre")):
