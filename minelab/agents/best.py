@@ -32,19 +32,22 @@ written here from scratch. A decision takes the first of these steps that applie
    `margin` of the least mine probability (at most MAX_CANDIDATES, in the order of step 5):
    - "secondary" (default, D. Hill's secondary safety; margin 0.1): the highest
          P(c safe) * E_v[blended next safety | c safe] * (1 + progress_weight * P(progress | c safe))
+     with Hill's progress weight 0.001 (progress only breaks near-ties) and his long-term
+     risk (below) on,
      where the blended next safety of a position is (4 s1 + s2) / 5 of its two safest
      living cells (a certain safe cell counts 1; a dead cell, whose number is already
      determined, tells nothing). A candidate that can show one number only is taken only
      when every candidate is dead; candidates stop once one's bound cannot beat the best.
      A cell off the frontier (no revealed neighbour) is a candidate only when its safety
      is at least (1 - `float_cut`) of the best (float_cut 0.05, Hill's off-edge threshold).
-   - "blend": the highest P(c safe) * (1 + progress_weight * P(progress | c safe)).
+   - "blend": the highest P(c safe) * (1 + progress_weight * P(progress | c safe)) (the
+     options table plays it with progress_weight 0.1).
    - "pseq" (the tie-break PSEQ is described with): the highest probability of progress,
      then the most expected certain cells, then the highest entropy of the number shown,
      then the safer cell.
    - "two-step": the highest P(c safe) * sum_v P(v | c safe) * (1 if progress else best
      next safety), the chance to survive this guess and the next.
-   Options of the secondary rule, off by default: `long_term_risk` (Hill's weight 0.9)
+   Options of the secondary rule: `long_term_risk` (default Hill's weight 0.9; 0: off)
    lowers a candidate's mine probability by that weight times its 50/50 influence
    (`cell_influence`: the chance it is a mine of a pattern of step 3b whose enablers, at
    most LTR_MISSING unknown, are all mines), since such a cell would be guessed at 1/2
@@ -120,10 +123,10 @@ from .csp import (
     CSPParams,
     SolverState,
     apply_decision,
-    begin_decisions,
     frontier_distance,
     next_pending,
     opening_or_certain,
+    solver_begin,
     take_decision,
 )
 
@@ -1457,11 +1460,6 @@ class BestBatch(NamedTuple):
 
 
 @hook
-def _best_begin(state, gs):
-    begin_decisions(state.s, state.extra)
-
-
-@hook
 def _best_move(state, gs, rng, deal_rng):
     s = state.s
     kind, cell = next_pending(gs, s)
@@ -1476,7 +1474,7 @@ def _best_move(state, gs, rng, deal_rng):
     return kind, cell
 
 
-hooks(BestBatch, _best_move, begin_fn=_best_begin)
+hooks(BestBatch, _best_move, begin_fn=solver_begin)
 
 
 @kernel
@@ -1520,7 +1518,8 @@ class BestParams(CSPParams):
     max_candidates: int = integer(MAX_CANDIDATES, 1, doc="guesses looked at one step ahead (step 4)")
     guess_rule: str = choice("secondary", GUESS_RULES, doc="how the candidates of a guess are ranked (step 4)")
     margin: float = number(0.1, 0.0, 1.0, doc="candidates within this of the least mine probability")
-    progress_weight: float = number(0.1, 0.0, 100.0, doc="the weight of progress in secondary and blend")
+    progress_weight: float = number(0.001, 0.0, 100.0, doc="the weight of progress in secondary and blend "
+                                                             "(D. Hill's 0.001)")
     float_cut: float = number(FLOAT_CUT, 0.0, 1.0, doc="an off-frontier candidate needs (1 - float_cut) of the "
                                                          "best safety")
     tie_order: str = choice("corners", TIE_ORDERS, doc="order among equally safe cells (step 5)")
@@ -1529,7 +1528,8 @@ class BestParams(CSPParams):
     memo_revealed: int = integer(MEMO_REVEALED, 0, doc="positions with at most this many revealed cells are "
                                                         "memoised (step 6)")
     dominance: bool = flag(True, doc="reveal a safer cell that is safe whatever the chosen one shows")
-    long_term_risk: float = number(0.0, 0.0, 1.0, doc="weight of a candidate's 50/50 influence (Hill's 0.9)")
+    long_term_risk: float = number(0.9, 0.0, 1.0, doc="weight of a candidate's 50/50 influence (D. Hill's 0.9; "
+                                                       "0: off)")
     pseudo_fifty_fifty: bool = flag(True, doc="guess pseudo 50/50s (step 3b)")
 
 

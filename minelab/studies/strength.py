@@ -49,8 +49,8 @@ AGENT = "best"
 LEVELS = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")
 TUNING_SEEDS = range(1000, 2000)
 ABLATION_SEED = 2000
-EVALUATION_SEED = 20261131
-PAST_EVALUATION_SEEDS = (20261123, 20261125, 20261126, 20261127, 20261128, 20261129, 20261130)
+EVALUATION_SEED = 20261132
+PAST_EVALUATION_SEEDS = (20261123, 20261125, 20261126, 20261127, 20261128, 20261129, 20261130, 20261131)
 CHUNK = 5_000  # games per task: the unit a sweep resumes by
 
 # Run sizes per profile (the leaderboard notebook's best sections): the ablation table,
@@ -60,13 +60,14 @@ CHUNK = 5_000  # games per task: the unit a sweep resumes by
 SIZES = {
     "smoke": {"ablation_games": 200, "ablation_expert_games": 20, "cell_games": 200, "cell_expert_games": 20,
               "final_games": 100, "final_expert_games": 100, "loss_games": 20, "loss_expert_games": 4,
-              "regret_games": 50},
+              "regret_games": 50, "change_games": 200, "change_expert_games": 20},
     "quick": {"ablation_games": 10_000, "ablation_expert_games": 1_000, "cell_games": 5_000,
               "cell_expert_games": 1_000, "final_games": 2_000, "final_expert_games": 2_000, "loss_games": 2_000,
-              "loss_expert_games": 300, "regret_games": 500},
+              "loss_expert_games": 300, "regret_games": 500, "change_games": 10_000, "change_expert_games": 2_000},
     "paper": {"ablation_games": 200_000, "ablation_expert_games": 40_000, "cell_games": 100_000,
               "cell_expert_games": 20_000, "final_games": 10_000_000, "final_expert_games": 1_000_000,
-              "loss_games": 50_000, "loss_expert_games": 5_000, "regret_games": 5_000},
+              "loss_games": 50_000, "loss_expert_games": 5_000, "regret_games": 5_000, "change_games": 200_000,
+              "change_expert_games": 200_000},
 }
 
 # The board of `optimum_regret` per profile: 5x5x5 with an unprotected first click has the
@@ -78,7 +79,9 @@ REGRET_LEVELS = {"smoke": "4x4x5:none", "quick": "5x5x5:none", "paper": "5x5x5:n
 ABLATIONS = {
     "exact endgame search": {"endgame_layouts": 0},
     "one-step lookahead among the safest cells": {"max_candidates": 1},
-    "secondary safety of the guess (the blend rule instead)": {"guess_rule": "blend", "margin": 0.05},
+    "secondary safety of the guess (the blend rule instead)": {"guess_rule": "blend", "margin": 0.05,
+                                                               "progress_weight": 0.1, "long_term_risk": 0.0},
+    "long-term risk of 50/50 patterns (D. Hill's weight 0.9)": {"long_term_risk": 0.0},
     "corners-first order of equally safe cells": {"tie_order": "frontier"},
     "forced 50/50s guessed at once": {"fifty_fifty": False},
     "unresolvable pairs with unknown cells beside them guessed at once": {"wide_fifty_fifty": False},
@@ -210,6 +213,36 @@ def ablation_table(techniques: dict = ABLATIONS, levels=LEVELS, games: int = 20_
     return PaperResult("ablation_table", None, table, [])
 
 
+# Changes to `best`'s defaults that the shadow-play catalogue (minelab.studies.versus_hill)
+# pointed to: the change, the catalogue's class that pointed to it, and the parameters that
+# undo it (the defaults before it). `changes_table` judges each by paired games on
+# CHANGE_SEED, a tuning seed, against the defaults with the change undone.
+CHANGES = {
+    "D. Hill's guess score: progress weight 0.001 and long-term risk 0.9 (before: 0.1 and off)":
+        ("equally safe", {"progress_weight": 0.1, "long_term_risk": 0.0}),
+}
+CHANGE_SEED = TUNING_SEEDS[902]
+
+
+def changes_table(changes: dict = CHANGES, levels=LEVELS, games: int = 20_000, expert_games: int = 5_000,
+                  seed: int = CHANGE_SEED, executor="processes") -> PaperResult:
+    """Each adopted change's paired gain per level: best's defaults minus the defaults with
+    the change undone (`changes`: {name: (catalogue class, parameters that undo it)}), on
+    the same boards of a tuning seed."""
+    for name, entry in changes.items():
+        if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], dict)):
+            raise ValueError(f"changes[{name!r}] must be (catalogue class, {{parameter: value before}}), got {entry!r}")
+    undo = {name: params for name, (_, params) in changes.items()}
+    plan = {level: (undo, _games_for(level, games, expert_games)) for level in levels}
+    t = paired_gains_levels(plan, seed, executor=executor)
+    code = _stamp()
+    rows = [{"change": r.variant, "pointed_to_by": changes[r.variant][0], "level": r.level, "seed": r.seed,
+             "games": r.games, "before": r.variant_win_rate, "after": r.base_win_rate, "gain": -r.diff,
+             "gain_low": -r.diff_high, "gain_high": -r.diff_low, "mcnemar_p": r.mcnemar_p, "code": code}
+            for r in t.itertuples()]
+    return PaperResult("changes_table", None, pd.DataFrame(rows), [])
+
+
 def _stamp() -> str:
     """The code stamp of `best` (its golden playthrough's digest) the tables' rows carry."""
     from ..report import code_stamp
@@ -220,14 +253,14 @@ def _stamp() -> str:
 # best's options that are off by default, each with the parameters that turn it on (the
 # options table plays each against the defaults, paired): what the tuning tried and left.
 OPTIONS = {
-    "the blend rule (margin 0.05, progress weight 0.1)": {"guess_rule": "blend", "margin": 0.05},
+    "the blend rule (margin 0.05, progress weight 0.1)": {"guess_rule": "blend", "margin": 0.05,
+                                                          "progress_weight": 0.1},
     "the pseq rule (margin 0.01)": {"guess_rule": "pseq", "margin": 0.01},
     "the two-step rule": {"guess_rule": "two-step"},
     "24 candidates instead of 12": {"max_candidates": 24},
     "candidates within 0.15 of the least mine probability instead of 0.1": {"margin": 0.15},
-    "progress weight 0.001 (D. Hill's) instead of 0.1": {"progress_weight": 0.001},
+    "progress weight 0.1 instead of D. Hill's 0.001": {"progress_weight": 0.1},
     "no off-frontier cut (float_cut 1)": {"float_cut": 1.0},
-    "long-term risk of 50/50 patterns (D. Hill's weight 0.9)": {"long_term_risk": 0.9},
     "endgame search over up to 1024 layouts": {"endgame_layouts": 1024, "endgame_budget": 8_000_000},
     "endgame search over up to 4096 layouts": {"endgame_layouts": 4096, "endgame_budget": 32_000_000},
 }
