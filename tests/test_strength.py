@@ -43,6 +43,19 @@ def test_the_ablation_table_has_a_gain_per_technique_and_level():
     assert ((t["gain"] - (t["with"] - t["without"])).abs() < 1e-12).all()
 
 
+def test_the_changes_table_gives_each_change_its_gain_against_it_undone():
+    t = S.changes_table(levels=("5x5x4",), games=300, executor="serial").table
+    assert list(t["change"]) == list(S.CHANGES)
+    assert list(t["pointed_to_by"]) == [cls for cls, _ in S.CHANGES.values()]
+    assert (t["seed"] == S.CHANGE_SEED).all() and S.CHANGE_SEED in S.TUNING_SEEDS
+    assert ((t["gain"] - (t["after"] - t["before"])).abs() < 1e-12).all()
+    assert (t["gain_low"] <= t["gain"]).all() and (t["gain"] <= t["gain_high"]).all()
+    undone = {k: v for _, params in S.CHANGES.values() for k, v in params.items()}
+    assert S.make_agent("best").params() != {**S.make_agent("best").params(), **undone}  # a change is in the defaults
+    with pytest.raises(ValueError, match="changes\\['x'\\] must be"):
+        S.changes_table({"x": {"margin": 0.1}}, levels=("5x5x4",), games=10, executor="serial")
+
+
 @pytest.mark.parametrize("variants, needle", [
     ({}, "variants must be a non-empty dict"),
     ({"x": {"margin": 5}}, "margin must be a number in [0, 1]"),
