@@ -310,8 +310,11 @@ def test_best_dominance_takes_a_safer_cell_that_is_safe_whenever_the_chosen_one_
     """Where best reveals a cell b in place of the secondary rule's choice c (the
     buffers' `replaced`), b is safe in every consistent layout where c is safe, and
     safer: checked by listing the position's layouts apart from the solver that chose.
-    Off (dominance=False), the rule's own choice is played."""
-    agent = ml.make_agent("best")
+    Off (dominance=False), the rule's own choice is played. Scored with progress weight
+    0.1 and no long-term risk: a rule that trades safety for progress chooses a cell that
+    a safer one dominates far more often than the defaults (safety first) do."""
+    scoring = {"progress_weight": 0.1, "long_term_risk": 0.0}
+    agent = ml.make_agent("best", **scoring)
     x = agent.buffers(36, 8)
     checked, replaced = 0, 0
     for seed in range(1250, 1420):  # 6x6x8 games with dominance swaps
@@ -336,7 +339,7 @@ def test_best_dominance_takes_a_safer_cell_that_is_safe_whenever_the_chosen_one_
             assert p_b < p_c, (seed, b, c, p_b, p_c)
             checked += 1
     assert replaced >= 2 and checked >= 2, (replaced, checked)
-    off = ml.make_agent("best", dominance=False)
+    off = ml.make_agent("best", dominance=False, **scoring)
     for seed in range(1250, 1420):
         game = ml.Game("6x6x8", seed=seed)
         while not game.over:
@@ -497,27 +500,30 @@ def test_best_guesses_a_pair_no_reveal_can_tell_apart_first():
     both sides known) must be guessed sooner or later; with unknown cells around them
     (their number says something), `best` guesses the pair before a safer cell elsewhere.
     Without the wide rule the pseudo 50/50 step takes it (its walls are known mines);
-    without both the lookahead takes a 1/6 cell instead (the test can fail)."""
+    without both the lookahead takes it for its long-term risk (a mine of it is half of an
+    unresolvable 50/50), and without that too a 1/6 cell instead (the test can fail)."""
     mines = np.zeros((4, 4), np.uint8)
     for r, c in ((0, 0), (1, 0), (2, 0), (0, 3), (1, 3), (2, 3), (1, 1), (3, 3)):
         mines[r, c] = 1
     picks = {}
-    for wide, pseudo in ((True, True), (False, True), (False, False)):
+    for wide, pseudo, ltr in ((True, True, 0.9), (False, True, 0.9), (False, False, 0.9), (False, False, 0.0)):
         game = ml.Game.from_mines(mines)
         game.reveal(0, 1)
         game.reveal(0, 2)
         for r in range(3):
             game.flag(r, 0)
             game.flag(r, 3)
-        agent = ml.make_agent("best", endgame_layouts=0, wide_fifty_fifty=wide, pseudo_fifty_fifty=pseudo)
+        agent = ml.make_agent("best", endgame_layouts=0, wide_fifty_fifty=wide, pseudo_fifty_fifty=pseudo,
+                              long_term_risk=ltr)
         s = agent.state(16, 8)
         kind, cell = agent.decision(game)[0]
         assert s.decision[DC_GUESS] and s.ws.prob[5] == pytest.approx(0.5) and s.ws.prob[9] == pytest.approx(1 / 6)
-        picks[wide, pseudo] = (cell, agent.guess_step(s))
-    assert picks[True, True][0] in (5, 6) and picks[True, True][1] == "fifty-fifty", picks
+        picks[wide, pseudo, ltr] = (cell, agent.guess_step(s))
+    assert picks[True, True, 0.9][0] in (5, 6) and picks[True, True, 0.9][1] == "fifty-fifty", picks
     # the pair walled in by the flagged mines is a pseudo 50/50 as well (its enablers all known mines)
-    assert picks[False, True][0] in (5, 6) and picks[False, True][1] == "pseudo", picks
-    assert picks[False, False][0] not in (5, 6) and picks[False, False][1] == "lookahead", picks
+    assert picks[False, True, 0.9][0] in (5, 6) and picks[False, True, 0.9][1] == "pseudo", picks
+    assert picks[False, False, 0.9][0] in (5, 6) and picks[False, False, 0.9][1] == "lookahead", picks
+    assert picks[False, False, 0.0][0] not in (5, 6) and picks[False, False, 0.0][1] == "lookahead", picks
     with pytest.raises(ValueError, match="wide_fifty_fifty must be True or False"):
         ml.make_agent("best", wide_fifty_fifty="yes")
 
