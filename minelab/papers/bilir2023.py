@@ -238,6 +238,11 @@ def _point(table: pd.DataFrame, method: str, games_end: int):
     return None if hit.empty else hit.iloc[0]
 
 
+def _interval_note(r) -> str:
+    """A summarize() row's interval kind and boards, as a measured row's note."""
+    return f"{r.interval.removesuffix(' interval')} interval; {int(r.boards):,} evaluation boards a run"
+
+
 def _row(item, quantity, r, note="", agents=None) -> dict:
     return {"item": item, "quantity": quantity, "value": float(r.win_rate), "ci_low": float(r.ci_low),
             "ci_high": float(r.ci_high), "games": int(r.boards), "runs": int(r.runs), "note": note,
@@ -261,7 +266,7 @@ def _fig01_measured(table, curves, games, mcts_games) -> list[dict]:
                                 "(the policy never changes)", "agents": AGENT_OF[label]})
             continue
         out.append(_row("Fig 1", f"{label} win rate after {g} games", r,
-                        f"{r.interval} interval; {int(r.boards):,} evaluation boards a run", AGENT_OF[label]))
+                        _interval_note(r), AGENT_OF[label]))
     for label in [m for m in table["method"].unique() if m.startswith("linear Q")]:  # the text's and each variant's
         lin = table[(table["method"] == label) & (table["games_end"] <= games)]
         if not len(lin):
@@ -509,7 +514,7 @@ def mcts_readings(fig1: PaperResult, mcts_games: int = SIZES["quick"]["mcts_game
         r = _point(table, label, mcts_games)
         if r is not None:
             measured.append(_row("Fig 1", f"{label} win rate after {g} games", r,
-                                 f"{r.interval} interval; {int(r.boards):,} evaluation boards a run", "mcts"))
+                                 _interval_note(r), "mcts"))
         at_end = _point(table, label, end)
         if at_end is not None:
             measured += _ratios(fig1.table, end, rnd, swap=(label, at_end))
