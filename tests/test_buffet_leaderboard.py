@@ -3,6 +3,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import pytest  # noqa: E402
+from fractions import Fraction  # noqa: E402
 
 import minelab as ml  # noqa: E402
 from minelab import report  # noqa: E402
@@ -234,3 +235,18 @@ def test_fig2_gnomine_centre_opening_wins_every_game(tmp_path, monkeypatch):
     assert t.loc["centre", "wins"] == 200 and t.loc["centre", "published"] == 1.0
     assert t.loc["corner", "win_rate"] < 0.2
     assert {m["quantity"] for m in r.measured} == {buffet.fig2_quantity("centre"), buffet.fig2_quantity("corner")}
+
+
+def test_fig2_positions_analysed_find_the_safe_cell_and_the_better_least_probable_cell():
+    """Fig 2's positions through ml.analyse: after GnoMine's centre click one layout is left
+    and best reveals its one safe outer cell; on the surveyed top position the least
+    probable cells differ in exact value and best takes an optimal one."""
+    r = buffet.fig02_positions_analysed(buffet.SURVEY_LEVELS["smoke"])
+    t = r.table.set_index("position")
+    for cell in buffet.FIG2_GNOMINE_CASES:
+        row = t.loc[f"Fig 2 bottom, safe outer cell {cell}"]
+        assert row["layouts"] == 1 and row["certain_safe"] == row["best_move"] == f"{cell[0]},{cell[1]}"
+    top = t.loc["Fig 2 top: least probable cells of different value"]
+    values = {Fraction(v) for v in top["least_values"].split()}
+    assert len(values) > 1 and Fraction(top["best_value"]) == Fraction(top["optimum"]) == max(values)
+    assert top["best_optimal"] and len(r.analyses) == len(t)

@@ -514,7 +514,7 @@ def mcts_readings(fig1: PaperResult, mcts_games: int = SIZES["quick"]["mcts_game
         r = _point(table, label, mcts_games)
         if r is not None:
             measured.append(_row("Fig 1", f"{label} win rate after {g} games", r,
-                                 _interval_note(r), "mcts"))
+                                 f"{r.interval} interval; {int(r.boards):,} evaluation boards a run", "mcts"))
         at_end = _point(table, label, end)
         if at_end is not None:
             measured += _ratios(fig1.table, end, rnd, swap=(label, at_end))

@@ -1088,6 +1088,91 @@ def fig02_top_equally_safe_cells(levels=SURVEY_LEVELS["quick"]) -> PaperResult:
     return PaperResult("fig02_top_equally_safe_cells", fig, table, [])
 
 
+FIG2_GNOMINE_CASES = ((0, 0), (0, 1), (0, 2))  # the outer cell left safe: corner, beside it, mid-edge
+
+
+def _gnomine_after_centre(safe: tuple[int, int]):
+    """Fig 2 (bottom): 5x5x15 under GnoMine's rule after the centre click. The 3x3 around
+    the centre is mine-free, so 15 of the 16 outer cells are mines; `safe` is the other."""
+    from ..engine import Game
+    from ..position import Position
+
+    layout = np.ones((5, 5), dtype=np.uint8)
+    layout[1:4, 1:4] = 0
+    layout[safe] = 0
+    game = Game.from_mines(layout)
+    game.reveal(2, 2)
+    return Position.from_game(game)
+
+
+def _least_differ_position(levels):
+    """Fig 2 (top): the first position of `levels`' exhaustive surveys whose least
+    probable cells differ in exact value (None when none has one)."""
+    from .. import exact
+    from ..position import Position
+
+    for level in levels:
+        found = exact.survey(level)
+        if (level, "least_differ") in found.views:
+            return level, Position(found.views[(level, "least_differ")], Level.parse(level).mines)
+    return None
+
+
+def fig02_positions_analysed(levels=SURVEY_LEVELS["quick"]) -> PaperResult:
+    """Fig 2's positions put to `minelab.analyse`: the three GnoMine 5x5x15 boards after
+    the centre click (bottom) and the smallest position of `levels`' surveys whose least
+    probable cells differ in value (top, the paper's own picture not being in its text).
+    A row per position: its consistent layouts, least probable cells with their exact win
+    probabilities (where the exact search reaches), its certainly safe cells, the optimum,
+    `best`'s move with its exact value and reason. The
+    analyses themselves are `result.analyses`, for the notebook to print."""
+    import matplotlib.pyplot as plt
+
+    from ..analysis import analyse
+    from ..render import draw_board
+
+    positions = [(f"Fig 2 bottom, safe outer cell {cell}", FIG2_LEVEL, _gnomine_after_centre(cell))
+                 for cell in FIG2_GNOMINE_CASES]
+    top = _least_differ_position(levels)
+    if top is not None:
+        positions.insert(0, ("Fig 2 top: least probable cells of different value", top[0], top[1]))
+    analyses, rows = [], []
+    for label, level, pos in positions:
+        a = analyse(pos)
+        analyses.append(a)
+        values = {} if a.values is None else dict(zip(a.values["cell"], a.values["exact"]))
+        p = a.probabilities
+        least = [divmod(int(q), p.shape[1]) for q in np.flatnonzero(p.ravel() == np.nanmin(p))]
+        optimum = max((Fraction(v) for v in values.values()), default=None)
+        rows.append({"position": label, "level": level, "layouts": round(a.layouts),
+                     "least_probable": " ".join(f"{r},{c}" for r, c in least),
+                     "mine_probability": float(np.nanmin(p)),
+                     "least_values": " ".join(values.get(cell, "") for cell in least),
+                     "certain_safe": " ".join(f"{r},{c}" for r, c in a.safe),
+                     "optimum": "" if optimum is None else str(optimum),
+                     "best_move": "" if a.move is None else f"{a.move[0]},{a.move[1]}",
+                     "best_value": values.get(a.move, ""),
+                     "best_optimal": None if optimum is None else Fraction(values[a.move]) == optimum,
+                     "best_reason": a.reason})
+    fig, axes = plt.subplots(1, len(positions), figsize=(3.2 * len(positions), 3.6), squeeze=False)
+    for ax, (label, level, pos), a in zip(axes[0], positions, analyses):
+        draw_board(pos.view, ax=ax, highlight=None if a.move is None else [a.move])
+        values = {} if a.values is None else dict(zip(a.values["cell"], a.values["exact"]))
+        best_w = max(map(Fraction, values.values()), default=None)
+        for r, c in zip(*np.nonzero(~np.isnan(a.probabilities))):
+            w = values.get((int(r), int(c)))
+            ax.text(c + 0.5, r + 0.5, f"p={a.probabilities[r, c]:.2g}" + ("" if w is None else f"\nW={w}"),
+                    ha="center", va="center", fontsize=6,
+                    color="tab:green" if (w is not None and Fraction(w) == best_w) or (r, c) in a.safe else "0.3")
+        ax.set_title(f"{label}\n{level}; best plays {a.move}", fontsize=7)
+    fig.suptitle("Fig 2's positions analysed (p: mine probability, W: exact win probability; green: optimal "
+                 "or certainly safe; framed: best's move)", fontsize=8)
+    fig.tight_layout(rect=(0, 0, 1, 0.93))
+    result = PaperResult("fig02_positions_analysed", fig, pd.DataFrame(rows), [])
+    result.analyses = analyses
+    return result
+
+
 def optimum_gaps(table1: PaperResult, exact=None, best_games: int = SIZES["quick"]["games"], seed: int = 0,
                  executor="processes") -> PaperResult:
     """On the small formats: the exact optimum (corner first click, and the best first
