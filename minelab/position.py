@@ -69,32 +69,7 @@ class Position:
     @classmethod
     def from_text(cls, text: str) -> "Position":
         """Read the text format (module docstring); ValueError naming the line and field."""
-        lines = [(k, line.strip()) for k, line in enumerate(str(text).splitlines(), 1) if line.strip()]
-        if not lines:
-            raise ValueError("position text is empty: expected a line WIDTHxHEIGHTxMINES, then a line per row")
-        k, head = lines[0]
-        m = _HEADER.match(head.replace(" ", ""))
-        if not m:
-            raise ValueError(f"line {k}: expected WIDTHxHEIGHTxMINES (e.g. 30x16x99), got {head!r}")
-        cols, rows, mines = (int(g) for g in m.groups())
-        if rows < 1 or cols < 1:
-            raise ValueError(f"line {k}: width and height must be at least 1, got {cols}x{rows}")
-        body = lines[1:]
-        if len(body) != rows:
-            raise ValueError(f"expected {rows} rows after the header (line {k}), got {len(body)}")
-        view = np.empty((rows, cols), np.int8)
-        for r, (k, line) in enumerate(body):
-            if len(line) != cols:
-                raise ValueError(f"line {k} (row {r}): expected {cols} cells, got {len(line)}")
-            for c, ch in enumerate(line):
-                if ch not in _CHARS:
-                    raise ValueError(f"line {k} (row {r}), column {c}: {ch!r} is not H (covered), F (flag) "
-                                     f"or a number 0-8")
-                view[r, c] = _CHARS[ch]
-        unrevealed = int((view < 0).sum())
-        if mines > unrevealed:
-            raise ValueError(f"line {lines[0][0]}: {mines} mine{'s' if mines != 1 else ''} do not fit in the "
-                             f"{unrevealed} covered or flagged cells")
+        view, mines = parse_text(text)
         return cls(view, mines)
 
     @classmethod
@@ -118,9 +93,7 @@ class Position:
     # --- written as ---------------------------------------------------------------
     def to_text(self) -> str:
         """The text format (module docstring), ending with a newline."""
-        rows, cols = self.view.shape
-        body = ["".join(_CODES[int(v)] for v in row) for row in self.view]
-        return "\n".join([f"{cols}x{rows}x{self.mines}", *body]) + "\n"
+        return format_text(self.view, self.mines)
 
     def write(self, path) -> None:
         """Write the text format to `path` (whole, through a temporary file)."""
@@ -169,6 +142,47 @@ class Position:
 
     def __repr__(self) -> str:
         return f"Position.from_text('''\n{self.to_text()}''')"
+
+
+def parse_text(text: str) -> tuple[np.ndarray, int]:
+    """(view, mines) of the text format (module docstring), read but not yet checked for
+    consistency (`Position` checks that); ValueError naming the line and field."""
+    lines = [(k, line.strip()) for k, line in enumerate(str(text).splitlines(), 1) if line.strip()]
+    if not lines:
+        raise ValueError("position text is empty: expected a line WIDTHxHEIGHTxMINES, then a line per row")
+    k, head = lines[0]
+    m = _HEADER.match(head.replace(" ", ""))
+    if not m:
+        raise ValueError(f"line {k}: expected WIDTHxHEIGHTxMINES (e.g. 30x16x99), got {head!r}")
+    cols, rows, mines = (int(g) for g in m.groups())
+    if rows < 1 or cols < 1:
+        raise ValueError(f"line {k}: width and height must be at least 1, got {cols}x{rows}")
+    body = lines[1:]
+    if len(body) != rows:
+        raise ValueError(f"expected {rows} rows after the header (line {k}), got {len(body)}")
+    view = np.empty((rows, cols), np.int8)
+    for r, (k, line) in enumerate(body):
+        if len(line) != cols:
+            raise ValueError(f"line {k} (row {r}): expected {cols} cells, got {len(line)}")
+        for c, ch in enumerate(line):
+            if ch not in _CHARS:
+                raise ValueError(f"line {k} (row {r}), column {c}: {ch!r} is not H (covered), F (flag) "
+                                 f"or a number 0-8")
+            view[r, c] = _CHARS[ch]
+    unrevealed = int((view < 0).sum())
+    if mines > unrevealed:
+        raise ValueError(f"line {lines[0][0]}: {mines} mine{'s' if mines != 1 else ''} do not fit in the "
+                         f"{unrevealed} covered or flagged cells")
+    return view, mines
+
+
+def format_text(view, mines: int) -> str:
+    """The text format (module docstring) of a view and mine count, ending with a newline;
+    no consistency check, so a position being set up can be written as it stands."""
+    view = np.asarray(view)
+    rows, cols = view.shape
+    body = ["".join(_CODES[int(v)] for v in row) for row in view]
+    return "\n".join([f"{cols}x{rows}x{int(mines)}", *body]) + "\n"
 
 
 def _check_consistent(view: np.ndarray, mines: int) -> None:

@@ -4,11 +4,11 @@
 // Model (set from Python, minelab/viewer.py): rows, cols, cells (the view, row-major:
 // -1 covered, -2 flag, -3 mine, 0..8), marks (0 none, 1 the mine that ended the game,
 // 2 a flag on a mine after a loss, 3 a flag on a safe cell after a loss, 4 the last
-// move), overlay ("none" | "probability" | "knowledge"), values (one number per cell,
+// move, 5 best's move in analysis mode: blue frame, data-best="1"), overlay ("none" | "probability" | "knowledge"), values (one number per cell,
 // null where none), certain (0, 1 certainly safe, 2 certainly a mine), counts (N per
 // cell, or []), lo, hi, high_means ("mine" | "good"), label, cell_px, frozen (replay).
-// Clicks go back as messages {event: "click", r, c, flag}: left click reveals,
-// right click or shift-click flags.
+// Clicks go back as messages {event: "click", r, c, flag}: left click reveals (in analysis
+// mode: steps the cell's number), right click or shift-click flags.
 
 const NUMBER_COLOURS = ["#000", "#0000ff", "#008000", "#ff0000", "#000080", "#800000", "#008080", "#000000", "#808080"];
 const COVERED_FILL = "#c0c0c0";
@@ -63,12 +63,14 @@ function look(m, i) {
   } else {
     bg = REVEALED_FILL; fg = NUMBER_COLOURS[v] || "#000"; text = v === 0 ? "" : String(v);
   }
-  return [text, bg, fg, title, data, mark === 4];
+  if (mark === 5) title = title ? `${title}; best reveals this cell` : "best reveals this cell";
+  return [text, bg, fg, title, data, mark === 4, mark === 5];
 }
 
 function render({ model, el }) {
   const root = document.createElement("div");
   root.className = "minelab-board";
+  root.dataset.jpSuppressContextMenu = "";  // a right click flags: JupyterLab keeps its menu away
   root.dataset.version = "0";
   const legend = document.createElement("div");
   legend.className = "minelab-legend";
@@ -134,19 +136,20 @@ function render({ model, el }) {
     root.classList.toggle("minelab-frozen", !!m.frozen);
     root.style.opacity = m.frozen ? "0.92" : "1";
     for (let i = 0; i < cells.length; i++) {
-      const [text, bg, fg, title, data, last] = look(m, i);
-      const key = `${m.cells[i]}|${text}|${bg}|${fg}|${title}|${data.p || ""}|${data.v || ""}|${last}`;
+      const [text, bg, fg, title, data, last, best] = look(m, i);
+      const key = `${m.cells[i]}|${text}|${bg}|${fg}|${title}|${data.p || ""}|${data.v || ""}|${last}|${best}`;
       if (key === keys[i]) continue;
       keys[i] = key;
       const d = cells[i];
       d.textContent = text;
       d.style.background = bg;
       d.style.color = fg;
-      d.style.boxShadow = last ? "inset 0 0 0 2px #ff8c00" : "";
+      d.style.boxShadow = last ? "inset 0 0 0 2px #ff8c00" : best ? "inset 0 0 0 3px #1f4fff" : "";
       d.title = title;
       d.dataset.state = String(m.cells[i]);
       if (data.p !== undefined) d.dataset.p = data.p; else delete d.dataset.p;
       if (data.v !== undefined) d.dataset.v = data.v; else delete d.dataset.v;
+      if (best) d.dataset.best = "1"; else delete d.dataset.best;
     }
     paintLegend(m);
     version += 1;

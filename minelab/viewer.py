@@ -22,6 +22,24 @@ What it shows and does:
 * Open a game of a run: `open_game(4711, level="9x9x10", seed=0, agent="hcsp")` (or the
   form under the board, or `run=df` with a DataFrame of `ml.play`) shows game 4,711 of
   `ml.play(agent, level, n, seed)`, played again move for move (`runner.game_of_run`).
+* Analysis mode ("Analysis", `analysis_mode(True)`): set up any position and see it
+  analysed (`minelab.analysis.analyse`) after every edit. It starts from the position
+  shown (all covered once the game is lost). A left click steps a cell through covered ->
+  0 -> 1 -> ... -> its number of neighbours -> covered, a right click (shift-click, Flag
+  mode) puts a flag on it or takes it off (`edit(r, c, value)`: "covered", "flag" or 0-8);
+  the mines field sets the mine count (`set_mines`); "Load text" reads the box below the
+  board in the position text format (`set_position`, a Position or its text), "Export"
+  writes the position there (`position_text()`, `edited_position()`). The board shows the
+  exact mine probabilities, certain cells ✓ / !, best's move framed in blue; the analysis
+  line the number of consistent layouts, best's move and reason, the safest candidates
+  (safety, progress) and, on boards the exact search takes (C(cells, mines) at most
+  `ANALYSIS_EXACT_LIMIT`), every move's exact win probability. A position no layout is
+  consistent with stays on the board, the status line names the cell or field, and the
+  overlay is off until it is consistent again; a 0 beside covered cells (which a game
+  would have opened) keeps the probabilities, and best, which plays only what a game can
+  show, waits for them. Leaving ("Analysis" again) shows the game as it was; "Play from
+  here" (`play_from_here(seed)`) starts a game in the position instead, its hidden layout
+  drawn among the consistent ones (`Position.game`).
 * `save_frames(directory)` and `save_animation("game.gif")` write the game played so far
   as an image sequence (PNG / SVG) or an animated GIF.
 * Exported with the notebook (nbconvert to HTML, no widget state saved) the viewer is a
@@ -31,12 +49,14 @@ What it shows and does:
   "preparing…" until done; a click meanwhile waits and says so.
 
 The model logic lives in plain methods (`click`, `step`, `play_to_end`, `new_game`,
-`toggle_probabilities`, `replay_to`, `open_game`, ...) so it is driven and tested
-without a browser. Bad input never raises into the page: it goes to the status line.
+`toggle_probabilities`, `replay_to`, `open_game`, `analysis_mode`, `edit`, ...) so it is
+driven and tested without a browser. Bad input never raises into the page: it goes to
+the status line.
 """
 from __future__ import annotations
 
 import copy
+import math
 import threading
 from contextlib import contextmanager
 from html import escape
@@ -48,10 +68,12 @@ import numpy as np
 import traitlets
 
 from .agents import Agent, make_agent
+from .analysis import analyse
 from .atomic import atomic_write
-from .cells import FLAGGED, MINE, ONGOING, WON
+from .cells import COVERED, FLAGGED, MINE, ONGOING, WON
 from .engine import ST_DEALT, Game, IllegalMove
 from .levels import Level
+from .position import Position, format_text, parse_text
 from .probability import solve
 from .render import board_html
 from .runner import game_of_run
@@ -60,8 +82,12 @@ __all__ = ["BoardViewer", "BoardGrid", "side_by_side"]
 
 _STATUS_NAMES = {ONGOING: "ongoing", WON: "won", -1: "lost"}
 # BoardGrid.marks codes (viewer.js reads them)
-MARK_BOOM, MARK_FLAG_RIGHT, MARK_FLAG_WRONG, MARK_LAST = 1, 2, 3, 4
+MARK_BOOM, MARK_FLAG_RIGHT, MARK_FLAG_WRONG, MARK_LAST, MARK_BEST = 1, 2, 3, 4, 5
 OVERLAYS = ("none", "probability", "knowledge")
+# analysis mode: the exact win probabilities (minelab.exact) only where C(cells, mines) is at
+# most this, where the exact search answers well under a second; candidates listed
+ANALYSIS_EXACT_LIMIT = 5_000
+ANALYSIS_TOP = 3
 
 
 class BoardGrid(anywidget.AnyWidget):
@@ -104,6 +130,26 @@ class BoardGrid(anywidget.AnyWidget):
             handler(r, c, flag)
 
 
+_EDIT_CODES = {"covered": COVERED, "flag": FLAGGED}
+_ANALYSING = "analysis mode: leave it (the Analysis toggle, or Play from here) to play or replay"
+
+
+def _neighbours(shape, r: int, c: int) -> int:
+    """How many neighbours cell (r, c) has on a board of `shape` (3 in a corner, 8 inside)."""
+    rows, cols = shape
+    return (min(r + 1, rows - 1) - max(r - 1, 0) + 1) * (min(c + 1, cols - 1) - max(c - 1, 0) + 1) - 1
+
+
+def _no_game_note(view: np.ndarray, error: Exception) -> str:
+    """Why best has no move in a consistent position that no game shows (`Position.game`
+    fails): the first 0 with an unrevealed neighbour, which a game would have opened."""
+    for r, c in np.argwhere(view == 0):
+        if (view[max(r - 1, 0):r + 2, max(c - 1, 0):c + 2] < 0).any():
+            return (f"best: no move: ({r}, {c}) shows 0 beside unrevealed cells, which a game would have opened "
+                    "(set them too)")
+    return f"best: no move: {error}"
+
+
 def _listed(values: np.ndarray) -> list:
     """Floats with NaN as None (JSON has no NaN)."""
     flat = np.asarray(values, np.float64).ravel()
@@ -121,6 +167,8 @@ class BoardViewer(W.VBox):
     cell size (default 26, 22 on boards over 20 columns).
     """
 
+    _analysed_before = False  # the first analysis in a process compiles best's kernels: the status line says so
+
     def __init__(self, game_or_level="beginner", agent=None, seed=None, *, flood: bool = True, warm: bool = True,
                  cell_px: int | None = None, **kwargs):
         super().__init__(**kwargs)
@@ -134,6 +182,12 @@ class BoardViewer(W.VBox):
         self.position: int | None = None  # None: live; else the replayed move count
         self.ready = not warm
         self._lock = threading.RLock()
+        self._edit: np.ndarray | None = None  # analysis mode: the view being set up (None: playing)
+        self._edit_mines = 0
+        self._edit_note = ""  # the last edit, on the status line
+        self.analysis = None  # analysis mode: ml.analyse of the position, when it has one
+        self.analysis_error = ""  # analysis mode: why the position has no analysis (it is inconsistent)
+        self._partial = None  # a consistent position no game shows (a 0 beside a covered cell): its solve
         self._cell_px = cell_px
         self._build_controls()
         self._start(game)
@@ -186,13 +240,42 @@ class BoardViewer(W.VBox):
         self.why_label.add_class("minelab-why")
         self.status_label = W.HTML()
         self.status_label.add_class("minelab-status")
+        self._build_analysis_controls(button)
         self.children = [
             W.HBox([self.flag_toggle, self.step_button, self.play_button, self.new_button, self.prob_toggle,
-                    self.know_toggle]),
-            self.board, self.why_label, self.status_label,
+                    self.know_toggle, self.analysis_toggle]),
+            self.board, self.why_label, self.status_label, self.analysis_box,
             W.HBox([self.back_button, self.move_slider, self.forward_button, self.live_button]),
             W.HBox([self.run_agent, self.run_level, self.run_seed, self.run_game, self.open_button]),
         ]
+
+    def _build_analysis_controls(self, button) -> None:
+        """The Analysis toggle, and what shows in analysis mode only: the analysis line, the
+        position's text with Load text / Export, the mine count and Play from here."""
+        self.analysis_toggle = W.ToggleButton(value=False, description="Analysis", icon="search",
+                                              tooltip="set up any position by clicking or as text: its exact "
+                                                      "probabilities and best's move")
+        self.analysis_toggle.add_class("minelab-analysis-toggle")
+        self.analysis_toggle.observe(lambda ch: self._analysis_toggled(ch["new"]), "value")
+        self.analysis_label = W.HTML()
+        self.analysis_label.add_class("minelab-analysis")
+        self.text_area = W.Textarea(value="", placeholder="9x9x10\nHHHHHHHHH\n... (H covered, F flag, 0-8)",
+                                    layout=W.Layout(width="340px", height="170px"))
+        self.text_area.add_class("minelab-position-text")
+        self.load_button = button("Load text", "minelab-load", "analyse the position written in the box",
+                                  lambda: self.set_position(self.text_area.value))
+        self.export_button = button("Export", "minelab-export", "write the position into the box as text",
+                                    self.export)
+        self.mines_field = W.IntText(value=self.game.level.mines, description="mines",
+                                     layout=W.Layout(width="150px"))
+        self.mines_field.add_class("minelab-mines")
+        self.mines_field.observe(self._mines_field_changed, "value")
+        self.play_here_button = button("Play from here", "minelab-play-here",
+                                       "leave analysis mode with a game in this position (its hidden layout drawn "
+                                       "among the consistent ones)", self.play_from_here)
+        self.analysis_box = W.VBox([self.analysis_label, W.HBox([
+            self.text_area, W.VBox([self.mines_field, self.load_button, self.export_button, self.play_here_button])])],
+            layout=W.Layout(display="none"))
 
     # --- the game and its history ------------------------------------------------------
     def _start(self, game: Game) -> None:
@@ -241,11 +324,14 @@ class BoardViewer(W.VBox):
         self.flag_toggle.value = bool(on)
 
     def click(self, r: int, c: int, flag: bool | None = None) -> bool:
-        """What a click on (r, c) does: reveal, or (flag mode / flag=True) flag or unflag.
-        Returns True when a move was made; an illegal move sets `.message` instead."""
+        """What a click on (r, c) does: reveal, or (flag mode / flag=True) flag or unflag; in
+        analysis mode, edit the cell (`analysis_click`). Returns True when a move (or edit) was
+        made; an illegal move sets `.message` instead."""
         flag = self.flag_mode if flag is None else flag
         with self._busy():
             self.message = ""
+            if self._edit is not None:
+                return self.analysis_click(r, c, flag=flag)
             if self.position is not None:
                 return self._note("replaying an earlier move: press Live to play on")
             try:
@@ -271,6 +357,8 @@ class BoardViewer(W.VBox):
             self.message = ""
             if self.agent is None:
                 return self._note("no agent: pass agent=ml.make_agent(...) to the viewer")
+            if self._edit is not None:
+                return self._note(_ANALYSING)
             if self.position is not None:
                 return self._note("replaying an earlier move: press Live to play on")
             if self.game.over:
@@ -291,7 +379,7 @@ class BoardViewer(W.VBox):
         """
         limit = 4 * self.game.level.cells + 10 if max_moves is None else int(max_moves)
         with self._busy():
-            if self.agent is None or self.game.over or self.position is not None:
+            if self.agent is None or self.game.over or self.position is not None or self._edit is not None:
                 return int(self.step())  # sets the explaining message
             made = 0
             self.message = ""
@@ -317,8 +405,9 @@ class BoardViewer(W.VBox):
         return self.game
 
     def set_game(self, game: Game) -> None:
-        """Show another game (its history starts at its present position)."""
+        """Show another game (its history starts at its present position; analysis mode ends)."""
         with self._busy():
+            self._drop_analysis()
             self._start(game)
             self.run_level.value = str(game.level)
             self.refresh()
@@ -336,8 +425,9 @@ class BoardViewer(W.VBox):
         self.refresh()
         return False
 
-    def _on_board(self, r, c) -> bool:
-        rows, cols = self.game.level.rows, self.game.level.cols
+    def _on_board(self, r, c, shape=None) -> bool:
+        """(r, c) is a cell of the game's board (or of a board of `shape`)."""
+        rows, cols = (self.game.level.rows, self.game.level.cols) if shape is None else shape
         return (isinstance(r, (int, np.integer)) and isinstance(c, (int, np.integer))
                 and not isinstance(r, bool) and not isinstance(c, bool) and 0 <= r < rows and 0 <= c < cols)
 
@@ -345,6 +435,8 @@ class BoardViewer(W.VBox):
     def replay_to(self, k: int) -> bool:
         """Show the position after move k of the history (0: the start); k = moves played: live."""
         n = self.moves_played
+        if self._edit is not None:
+            return self._note(_ANALYSING)
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k <= n:
             return self._note(f"move must be an integer in [0, {n}] (the moves played so far), got {k!r}")
         self.position = None if k == n else int(k)
@@ -390,6 +482,7 @@ class BoardViewer(W.VBox):
                 return self._note(str(e))
             self.agent = fresh
             self.run_agent.value, self.run_seed.value, self.run_game.value = fresh.name, int(seed), int(game)
+            self._drop_analysis()
             self._start(g)
             self.run_level.value = str(g.level)
             if play:
@@ -435,6 +528,269 @@ class BoardViewer(W.VBox):
         self.open_game(int(self.run_game.value), level=self.run_level.value.strip(), seed=int(self.run_seed.value),
                        agent=self.run_agent.value.strip() or None)
 
+    # --- analysis mode ----------------------------------------------------------------------
+    @property
+    def analysing(self) -> bool:
+        """True in analysis mode: the board is a position being set up, not a game."""
+        return self._edit is not None
+
+    @property
+    def edited_view(self) -> np.ndarray | None:
+        """A copy of the view being set up in analysis mode (None when playing)."""
+        return None if self._edit is None else self._edit.copy()
+
+    def analysis_mode(self, on: bool | None = None) -> None:
+        """Enter (True) or leave (False) analysis mode; None flips. It starts from the
+        position shown (an all-covered board of the level once the game is lost); leaving
+        shows the game again as it was (Play from here instead starts a game in the position)."""
+        self.analysis_toggle.value = (not self.analysis_toggle.value) if on is None else bool(on)
+
+    def _analysis_toggled(self, on: bool) -> None:
+        with self._busy():
+            self.message = ""
+            if on and self._edit is None:
+                view, level = self.shown_view(), self.game.level
+                lost = bool((view == MINE).any())
+                if lost:
+                    view = np.full((level.rows, level.cols), COVERED, np.int8)
+                self._edit, self._edit_mines = np.array(view, np.int8), level.mines
+                self._edit_note = ("the game is lost: set up a position from an all-covered board" if lost
+                                   else "the position shown: click cells to change it")
+                self.text_area.value = self.position_text()
+                self._after_edit()
+            elif not on and self._edit is not None:
+                self._drop_analysis()
+                self.refresh()
+
+    def _drop_analysis(self) -> None:
+        """Leave analysis mode without touching the game."""
+        self._edit, self.analysis, self.analysis_error, self._partial = None, None, "", None
+        self.analysis_toggle.value = False  # its observer finds the mode already left
+
+    def analysis_click(self, r: int, c: int, flag: bool = False) -> bool:
+        """What a click does in analysis mode: a left click steps (r, c) through covered ->
+        0 -> 1 -> ... -> its number of neighbours -> covered (a flag: covered again); a right
+        click, shift-click or flag=True puts a flag on it or takes it off."""
+        if self._edit is None or not self._on_board(r, c, self._edit.shape):
+            return self.edit(r, c, "covered")  # says what is wrong
+        v = int(self._edit[r, c])
+        if flag:
+            value = "covered" if v == FLAGGED else "flag"
+        elif v == FLAGGED or v >= _neighbours(self._edit.shape, r, c):
+            value = "covered"
+        else:
+            value = 0 if v == COVERED else v + 1
+        return self.edit(r, c, value)
+
+    def edit(self, r: int, c: int, value) -> bool:
+        """Set cell (r, c) of the position (analysis mode) to "covered", "flag" or a number
+        0-8, and analyse it again. Returns True when the cell was set; bad input sets
+        `.message` instead. An inconsistent position is kept (the status line says why)."""
+        with self._busy():
+            self.message = ""
+            if self._edit is None:
+                return self._note("not in analysis mode: press Analysis (or analysis_mode(True)) first")
+            rows, cols = self._edit.shape
+            if not self._on_board(r, c, self._edit.shape):
+                return self._note(f"({r!r}, {c!r}) is not a cell of the {rows}x{cols} board")
+            if isinstance(value, str) and value in _EDIT_CODES:
+                code = _EDIT_CODES[value]
+            elif isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value <= 8:
+                code = int(value)
+            else:
+                return self._note(f"value must be 'covered', 'flag' or a number 0-8, got {value!r}")
+            self._edit[r, c] = code
+            self._edit_note = f"({r}, {c}) set to {value}"
+            self._after_edit()
+            return True
+
+    def set_mines(self, n: int) -> bool:
+        """Set the position's total mine count (analysis mode) and analyse it again."""
+        with self._busy():
+            self.message = ""
+            if self._edit is None:
+                return self._note("not in analysis mode: press Analysis (or analysis_mode(True)) first")
+            if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+                return self._note(f"mines must be a non-negative integer, got {n!r}")
+            self._edit_mines = int(n)
+            self._edit_note = f"mines set to {n}"
+            self._after_edit()
+            return True
+
+    def _mines_field_changed(self, change) -> None:
+        if not getattr(self, "_syncing", False) and self._edit is not None and change["new"] != self._edit_mines:
+            self.set_mines(change["new"])
+
+    def set_position(self, position) -> bool:
+        """Analyse `position` (entering analysis mode): a Position or its text (the format
+        of minelab.position). A malformed text leaves the board as it was, and its error,
+        naming the line and field, goes to the status line; returns False then."""
+        with self._busy():
+            self.message = ""
+            try:
+                if isinstance(position, Position):
+                    view, mines = np.array(position.view), position.mines
+                elif isinstance(position, str):
+                    view, mines = parse_text(position)
+                else:
+                    raise ValueError(f"position must be a Position or its text, got {type(position).__name__}")
+            except ValueError as e:
+                if self._edit is not None:
+                    self._edit_note = "the text was not loaded: the board is as it was"
+                return self._note(f"position text: {e}")
+            self._edit, self._edit_mines = np.array(view, np.int8), int(mines)
+            self.analysis_toggle.value = True  # its observer finds the mode already entered
+            self._edit_note = f"loaded a {view.shape[0]}x{view.shape[1]} position with {mines} mines"
+            self._after_edit()
+            return True
+
+    def edited_position(self) -> Position:
+        """The position of analysis mode as a Position (ValueError, naming the cell, when no
+        layout is consistent with it)."""
+        if self._edit is None:
+            raise ValueError("not in analysis mode: press Analysis (or analysis_mode(True)) first")
+        return Position(self._edit, self._edit_mines)
+
+    def position_text(self) -> str:
+        """The position of analysis mode in the text format (docs/analysis.md), also while
+        it is inconsistent."""
+        if self._edit is None:
+            raise ValueError("not in analysis mode: press Analysis (or analysis_mode(True)) first")
+        return format_text(self._edit, self._edit_mines)
+
+    def export(self) -> str:
+        """Write the position's text into the text box (what Export does); returns it."""
+        with self._busy():
+            if self._edit is None:
+                self._note("not in analysis mode: press Analysis (or analysis_mode(True)) first")
+                return ""
+            self.text_area.value = text = self.position_text()
+            self.message = ""
+            self._edit_note = "the position's text is in the box below"
+            self.refresh()
+            return text
+
+    def play_from_here(self, seed=None) -> bool:
+        """Leave analysis mode with a game in the position: `Position.game(seed)` (default:
+        the viewer's seed) draws its hidden layout among the consistent ones, and the game
+        (and the agent, if any) goes on from there. Returns False, saying why, when the
+        position is inconsistent or no game shows it."""
+        with self._busy():
+            self.message = ""
+            if self._edit is None:
+                return self._note("not in analysis mode: press Analysis (or analysis_mode(True)) first")
+            try:
+                game = self.edited_position().game(self.seed if seed is None else seed)
+            except ValueError as e:
+                return self._note(f"play from here: {e}")
+            self._drop_analysis()
+            self._start(game)
+            self.run_level.value = str(game.level)
+            self.message = "a game in the analysed position (its hidden layout drawn among the consistent ones)"
+            self.refresh()
+            return True
+
+    def _after_edit(self) -> None:
+        """Analyse the position and show it."""
+        self._analyse()
+        self.refresh()
+
+    def _analyse(self) -> None:
+        """`analyse` the position into `.analysis`; or say in `.analysis_error` why it has none
+        (an inconsistent position), or keep its probabilities in `._partial` when it is
+        consistent but no game shows it (best cannot play it)."""
+        self.analysis, self.analysis_error, self._partial = None, "", None
+        if not BoardViewer._analysed_before:
+            self.status_label.value = ('<span style="font-family:monospace">analysing… (the first analysis compiles '
+                                       "best's kernels: a minute or two after an install)</span>")
+        try:
+            pos = Position(self._edit, self._edit_mines)
+        except ValueError as e:
+            self.analysis_error = str(e)
+            return
+        try:
+            self.analysis = analyse(pos, top=ANALYSIS_TOP, exact_limit=ANALYSIS_EXACT_LIMIT)
+        except ValueError as e:
+            self._partial = (pos.solve(), _no_game_note(pos.view, e))
+        BoardViewer._analysed_before = True
+
+    def analysis_overlay(self):
+        """(mine probabilities (rows, cols) with NaN, certain int8 (0/1 safe/2 mine), label)
+        of the position in analysis mode, or None (inconsistent, or not in analysis mode)."""
+        if self.analysis is not None:
+            a = self.analysis
+            p, exact, safe, mines = a.probabilities, a.exact, a.safe, a.mines
+        elif self._partial is not None:
+            sol = self._partial[0]
+            p, exact = sol.probabilities, sol.exact
+            safe, mines = [tuple(x) for x in np.argwhere(sol.safe)], [tuple(x) for x in np.argwhere(sol.mine)]
+        else:
+            return None
+        certain = np.zeros(p.shape, np.int8)
+        for cells, code in ((safe, 1), (mines, 2)):
+            for r, c in cells:
+                certain[r, c] = code
+        return p, certain, "P(mine), exact" + ("" if exact else " (estimated: a component passed the work bound)")
+
+    def analysis_lines(self) -> list[str]:
+        """The analysis as text, a line each: layouts, best's move and reason, the candidates
+        (safety, progress; the exact win probability on small boards), the exact values."""
+        if self._edit is None:
+            return []
+        if self.analysis_error:
+            return [f"no analysis: {self.analysis_error}"]
+        if self._partial is not None:
+            sol, note = self._partial
+            return [f"{math.exp(sol.log_layouts):.6g} layouts agree with the view", note]
+        a = self.analysis
+        lines = [f"{a.layouts:.6g} layouts agree with the view" + ("" if a.exact else " (estimated)")
+                 + f" | certainly safe {len(a.safe)} | certain mines {len(a.mines)}",
+                 "best: no move (every safe cell is revealed)" if a.move is None
+                 else f"best reveals {a.move}: {a.reason}"]
+        win = {} if a.values is None else dict(zip(a.values.cell, a.values.win_probability))
+        if len(a.candidates):
+            lines.append("candidates: " + " | ".join(
+                f"{cell} safety {s:.3f}, progress {p:.3f}" + (f", win {win[cell]:.4f}" if cell in win else "")
+                for cell, s, p in zip(a.candidates.cell, a.candidates.safety, a.candidates.progress)))
+        if a.values is not None:
+            lines.append("exact win probability, then optimal play: " + " | ".join(
+                f"{cell} {w:.4f} ({x})" for cell, w, x in a.values.head(ANALYSIS_TOP).itertuples(index=False)))
+        return lines
+
+    def _refresh_analysis(self) -> None:
+        """The board, status and analysis lines of analysis mode."""
+        view = self._edit
+        rows, cols = view.shape
+        overlay = self.analysis_overlay()
+        marks = np.zeros(view.size, np.int8)
+        if self.analysis is not None and self.analysis.move is not None:
+            marks[self.analysis.move[0] * cols + self.analysis.move[1]] = MARK_BEST
+        with self.board.hold_sync():
+            self.board.rows, self.board.cols = rows, cols
+            self.board.cell_px = self._cell_px or (22 if cols > 20 else 26)
+            self.board.cells = [int(x) for x in view.ravel()]
+            self.board.marks = marks.tolist()
+            self.board.frozen = False
+            if overlay is None:
+                self.board.overlay, self.board.values, self.board.certain, self.board.counts = "none", [], [], []
+            else:
+                p, certain, label = overlay
+                self.board.values, self.board.certain, self.board.counts = _listed(p), certain.ravel().tolist(), []
+                self.board.label, self.board.lo, self.board.hi, self.board.high_means = label, 0.0, 1.0, "mine"
+                self.board.overlay = "probability"
+        self._sync_controls()
+        covered, flags = int((view == COVERED).sum()), int((view == FLAGGED).sum())
+        head = f"analysis | {rows}x{cols}, {self._edit_mines} mines | covered {covered} | flags {flags}"
+        notes = [x for x in (self._edit_note, self.message, self.analysis_error) if x]
+        self.status_text = " | ".join([head, *notes])
+        extra = "".join(f'<br><span style="color:{c}">{escape(t)}</span>'
+                        for t, c in ((self.message, "#c00000"), (self.analysis_error, "#c00000")) if t)
+        note = f" | {escape(self._edit_note)}" if self._edit_note else ""
+        self.status_label.value = f'<span style="font-family:monospace">{escape(head)}{note}</span>{extra}'
+        self.why_label.value = ""
+        self.analysis_label.value = "".join(f'<div style="font-family:monospace">{escape(line)}</div>'
+                                            for line in self.analysis_lines())
+
     # --- overlays -------------------------------------------------------------------------
     @property
     def overlay(self) -> str:
@@ -479,7 +835,11 @@ class BoardViewer(W.VBox):
 
     # --- view -------------------------------------------------------------------------------
     def refresh(self) -> None:
-        """Bring the board, the why line and the status line up to date."""
+        """Bring the board, the why line and the status line up to date (in analysis mode:
+        the board, the status line and the analysis of the position being set up)."""
+        if self._edit is not None:
+            self._refresh_analysis()
+            return
         view = self.shown_view()
         level = self.game.level
         shown_moves = self._shown_index()
@@ -535,10 +895,20 @@ class BoardViewer(W.VBox):
         self.back_button.disabled = self._shown_index() == 0
         self.forward_button.disabled = self.position is None
         self.live_button.disabled = self.position is None
+        analysing = self._edit is not None
+        if analysing:
+            for w in (self.step_button, self.play_button, self.new_button, self.back_button, self.forward_button,
+                      self.live_button):
+                w.disabled = True
+        for w in (self.move_slider, self.prob_toggle, self.know_toggle, self.open_button):
+            w.disabled = analysing
+        self.analysis_box.layout.display = "flex" if analysing else "none"
         self._syncing = True
         try:
             self.move_slider.max = self.moves_played
             self.move_slider.value = self._shown_index()
+            if analysing:
+                self.mines_field.value = self._edit_mines
         finally:
             self._syncing = False
 

@@ -3,7 +3,10 @@ port, a token; stopped by its process id at the end) serves a temporary copy of
 notebooks/tour.ipynb, headless Chromium (the Debian package `chromium`, through Playwright's
 `executable_path`) runs it, clicks a cell of the first board, presses "Agent step", turns the
 probability overlay on, and checks what the page shows; on the expert board it measures the
-render and click-to-update times. Screenshots and timings.json go to build/browser/.
+render and click-to-update times. A notebook of its own holds a viewer whose analysis mode
+is driven by real clicks: cells edited on the board, a position pasted into the text box,
+the probabilities and best's move following. Screenshots and timings.json go to
+build/browser/.
 
 Skips, saying why, when there is no chromium (apt-get install chromium) or no playwright
 (pip install -e ".[test]"). Run alone: `make browser-test`.
@@ -78,12 +81,18 @@ SCRATCH_CELLS = [
     "W.VBox([button, label, counter])",
     "import os, sys\nprint(sys.executable, os.environ['MINELAB_RESULTS'])",
 ]
+ANALYSIS_CELLS = [
+    "import minelab as ml\n"
+    "v = ml.BoardViewer('9x9x10', seed=1)\n"
+    "v.add_class('minelab-analysis-test')\n"
+    "v",
+]
 
 
 @pytest.fixture(scope="module")
 def lab(chromium_path, tmp_path_factory):
-    """JupyterLab serving a temporary folder: the tour (without its saved outputs) and a
-    scratch notebook. The kernels read and write results and figures in the temporary
+    """JupyterLab serving a temporary folder: the tour (without its saved outputs), a
+    scratch notebook and the analysis-mode notebook. The kernels read and write results and figures in the temporary
     folder: figures/ starts as a copy of the committed one (the tour reads the leaderboard)."""
     work = tmp_path_factory.mktemp("lab")
     root = work / "notebooks"
@@ -91,6 +100,7 @@ def lab(chromium_path, tmp_path_factory):
     if TOUR.exists():
         stripped_notebook(TOUR, root / TOUR.name, TOUR_PARAMETERS)
     write_notebook(root / "scratch.ipynb", SCRATCH_CELLS)
+    write_notebook(root / "analysis.ipynb", ANALYSIS_CELLS)
     if (REPO / "figures").is_dir():
         shutil.copytree(REPO / "figures", work / "figures")
     env = {"MINELAB_RESULTS": str(work / "results"), "MINELAB_FIGURES_DIR": str(work / "figures")}
@@ -496,3 +506,131 @@ def test_tour_in_the_browser(lab, page, browser, request):
         assert t["click_to_update_ms"]["median"] < LIMIT_MS, f"{mode}: median click-to-update {t['click_to_update_ms']}"
         assert t["render_ms"]["median"] < LIMIT_MS, f"{mode}: median render {t['render_ms']}"
 
+
+
+# -- analysis mode: a viewer of its own, edited by real clicks
+
+SMALL_POSITION = "4x4x2\n1HHH\nHHHH\nHHHH\nHHHH\n"
+
+
+def _analysis_text(viewer) -> str:
+    return viewer.locator(".minelab-analysis").inner_text()
+
+
+def _wait_for(read, check, what, timeout_ms=UPDATE_TIMEOUT_MS):
+    """read() once check(value) holds; AssertionError with the last value after the timeout."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not check(value := read()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: still {value!r} after {timeout_ms / 1000:.0f} s")
+        time.sleep(0.02)
+    return value
+
+
+def _state(board, r, c) -> int:
+    return int(_cell(board, r, c).get_attribute("data-state"))
+
+
+def _edit_by_click(viewer, board, r, c, right=False) -> tuple[int, str]:
+    """A real (left or right) click on cell (r, c) in analysis mode; back with the cell's new
+    state and the analysis text, once the board and the status line show the edit."""
+    state, status = _state(board, r, c), _status(viewer)
+    _cell(board, r, c).click(button="right" if right else "left")
+    new = _wait_for(lambda: _state(board, r, c), lambda s: s != state, f"the edit of ({r}, {c})")
+    _wait_for(lambda: _status(viewer), lambda s: s != status and f"({r}, {c}) set to" in s,
+              f"the status line after the edit of ({r}, {c})")
+    return new, _analysis_text(viewer)
+
+
+def _best_cell(board) -> tuple[int, int]:
+    marked = board.locator(".minelab-cell[data-best='1']")
+    assert marked.count() == 1, f"{marked.count()} cells marked as best's move"
+    return int(marked.get_attribute("data-r")), int(marked.get_attribute("data-c"))
+
+
+def _check_percentages(board):
+    """Every covered cell of the overlay shows its probability as a percentage (or ✓ / ! when
+    certain): the page's text agrees with its data-p."""
+    texts = board.evaluate("b => Array.from(b.querySelectorAll('.minelab-cell')).map(c => c.textContent)")
+    shown = 0
+    for (r, c, state, p), text in zip(_cells(board), texts):
+        if state != -1:
+            continue
+        assert p is not None, f"covered ({r}, {c}) has no data-p"
+        if p in (0, 1):
+            assert text == ("✓" if p == 0 else "!"), (r, c, p, text)
+        else:  # data-p has 3 decimals, the percentage is rounded from the full value
+            assert text.isdigit() and abs(int(text) - 100 * p) <= 0.6, (r, c, p, text)
+        shown += 0 < p < 1
+    assert shown, "no covered cell shows a percentage"
+
+
+@pytest.mark.timeout(900)
+def test_analysis_mode_in_the_browser(lab, page):
+    notebook = "analysis.ipynb"
+    steps = Steps(page, lab, "analysis")
+    _open_and_run(page, lab, notebook, steps, NOTEBOOK_TIMEOUT_S)
+    with steps("the viewer shows its board"):
+        viewer = page.locator(".minelab-viewer.minelab-analysis-test").first
+        board = viewer.locator(".minelab-board")
+        board.wait_for(state="visible", timeout=30_000)
+        _wait_ready(viewer)
+        assert board.locator(".minelab-cell").count() == 81
+
+    with steps("the Analysis toggle shows the position's probabilities and best's move"):
+        viewer.locator(".minelab-analysis-toggle").click()
+        # the first analysis in a kernel may compile best's kernels first
+        text0 = _wait_for(lambda: _analysis_text(viewer), lambda t: "best reveals" in t, "the analysis line",
+                          timeout_ms=NOTEBOOK_TIMEOUT_S * 1000)
+        _wait_for(lambda: _overlay_on(board), bool, "the overlay in analysis mode")
+        ps = {p for *_, s, p in _cells(board) if s == -1}
+        assert ps == {round(10 / 81, 3)}, ps  # 10 mines among 81 covered cells
+        _check_percentages(board)
+        assert "layouts agree with the view" in text0
+        assert f"best reveals {_best_cell(board)}" in text0, text0
+        steps.shot("analysis-start", viewer)
+
+    with steps("clicks on the board edit the position, the analysis follows each edit"):
+        state, text = _edit_by_click(viewer, board, 4, 4)
+        assert state == 0 and "(4, 4) shows 0" in text, text
+        state, text1 = _edit_by_click(viewer, board, 4, 4)
+        assert state == 1 and "best reveals" in text1 and text1 != text0, text1
+        p = {(r, c): p for r, c, _, p in _cells(board)}
+        assert p[(3, 3)] == p[(0, 0)] == 0.125, p  # 1 mine among (4, 4)'s 8 neighbours, 9 among the 72 others
+        for expected in (0, 1, 2):
+            state, text2 = _edit_by_click(viewer, board, 4, 5)
+            assert state == expected
+        assert text2 != text1 and f"best reveals {_best_cell(board)}" in text2, text2
+        state, text3 = _edit_by_click(viewer, board, 0, 0, right=True)
+        assert state == -2 and "candidates:" in text3
+        assert page.locator(".jp-ContextMenu").count() == 0, "a right click on the board opened JupyterLab's menu"
+        _check_percentages(board)
+        steps.shot("analysis-edited", viewer)
+
+    with steps("a position pasted into the text box loads"):
+        viewer.locator(".minelab-position-text textarea").fill(SMALL_POSITION)
+        viewer.locator(".minelab-load").click()
+        _wait_for(lambda: board.locator(".minelab-cell").count(), lambda n: n == 16, "the 4x4 board")
+        text = _wait_for(lambda: _analysis_text(viewer), lambda t: "exact win probability" in t,
+                         "the exact values of the small board")
+        assert _state(board, 0, 0) == 1 and f"best reveals {_best_cell(board)}" in text, text
+        _check_percentages(board)
+        steps.shot("analysis-pasted", viewer)
+
+    with steps("a malformed text names its line and leaves the board as it was"):
+        viewer.locator(".minelab-position-text textarea").fill("4x4x2\n1HHH\nHXHH\nHHHH\nHHHH\n")
+        viewer.locator(".minelab-load").click()
+        status = _wait_for(lambda: _status(viewer), lambda s: "line 3" in s, "the status line naming the line")
+        assert "column 1" in status and board.locator(".minelab-cell").count() == 16 and _state(board, 0, 0) == 1
+
+    with steps("Export writes the position's text into the box"):
+        _edit_by_click(viewer, board, 3, 3, right=True)
+        viewer.locator(".minelab-export").click()
+        box = viewer.locator(".minelab-position-text textarea")
+        _wait_for(lambda: box.input_value(), lambda t: t == "4x4x2\n1HHH\nHHHH\nHHHH\nHHHF\n", "the exported text")
+
+    with steps("leaving analysis mode shows the game again"):
+        viewer.locator(".minelab-analysis-toggle").click()
+        _wait_for(lambda: _status(viewer), lambda s: "moves 0" in s and "9x9x10" in s, "the game's status line")
+        assert board.locator(".minelab-cell").count() == 81 and not _overlay_on(board)
+    _assert_no_tracebacks(page, notebook, steps)

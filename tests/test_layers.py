@@ -14,7 +14,7 @@ RANK = {
     "levels": 1, "render": 1,
     "engine": 2, "probability": 2.5, "exact": 2.5, "noguess": 2.55, "position": 2.6,
     "agents": 3,
-    "runner": 4, "envs": 4, "playthrough": 4.5, "viewer": 4.5, "analysis": 4.5,
+    "runner": 4, "envs": 4, "playthrough": 4.5, "analysis": 4.5, "viewer": 4.6,
     "sweep": 5, "report": 5,
     "tasks": 5.5,
     "papers": 6, "studies": 6, "reproduce": 6, "catalog": 6,
