@@ -117,11 +117,13 @@ class Position:
     def game(self, seed=None) -> Game:
         """A Game showing this position, its hidden layout drawn uniformly among the consistent
         ones (from `seed`): the revealed cells are opened (zeros first, so their flood shows
-        exactly the view) and the flags placed. Every agent plays it from here."""
+        exactly the view) and the flags placed. Every agent plays it from here. A 0 beside
+        unrevealed cells (a hand-made position: a game would have opened them) makes a game
+        without flood fill, which shows it as it is; its neighbours are certainly safe."""
         from .probability import sample_layouts
 
         layout = sample_layouts(self.view, self.mines, 1, as_generator(seed))[0]
-        game = Game.from_mines(layout)
+        game = Game.from_mines(layout, flood=not _zero_beside_unrevealed(self.view))
         flat = self.view.ravel()
         rows, cols = self.view.shape
         for q in sorted(np.flatnonzero(flat >= 0), key=lambda q: flat[q] != 0):
@@ -183,6 +185,17 @@ def format_text(view, mines: int) -> str:
     rows, cols = view.shape
     body = ["".join(_CODES[int(v)] for v in row) for row in view]
     return "\n".join([f"{cols}x{rows}x{int(mines)}", *body]) + "\n"
+
+
+def _zero_beside_unrevealed(view: np.ndarray) -> bool:
+    """Whether some revealed 0 has a covered or flagged neighbour."""
+    unrevealed = np.pad(view < 0, 1)
+    rows, cols = view.shape
+    beside = np.zeros(view.shape, bool)
+    for dr in range(3):
+        for dc in range(3):
+            beside |= unrevealed[dr:dr + rows, dc:dc + cols]
+    return bool((beside & (view == 0)).any())
 
 
 def _check_consistent(view: np.ndarray, mines: int) -> None:

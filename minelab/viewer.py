@@ -35,9 +35,7 @@ What it shows and does:
   (safety, progress) and, on boards the exact search takes (C(cells, mines) at most
   `ANALYSIS_EXACT_LIMIT`), every move's exact win probability. A position no layout is
   consistent with stays on the board, the status line names the cell or field, and the
-  overlay is off until it is consistent again; a 0 beside covered cells (which a game
-  would have opened) keeps the probabilities, and best, which plays only what a game can
-  show, waits for them. Leaving ("Analysis" again) shows the game as it was; "Play from
+  overlay is off until it is consistent again. Leaving ("Analysis" again) shows the game as it was; "Play from
   here" (`play_from_here(seed)`) starts a game in the position instead, its hidden layout
   drawn among the consistent ones (`Position.game`).
 * `save_frames(directory)` and `save_animation("game.gif")` write the game played so far
@@ -56,7 +54,6 @@ the status line.
 from __future__ import annotations
 
 import copy
-import math
 import threading
 from contextlib import contextmanager
 from html import escape
@@ -140,16 +137,6 @@ def _neighbours(shape, r: int, c: int) -> int:
     return (min(r + 1, rows - 1) - max(r - 1, 0) + 1) * (min(c + 1, cols - 1) - max(c - 1, 0) + 1) - 1
 
 
-def _no_game_note(view: np.ndarray, error: Exception) -> str:
-    """Why best has no move in a consistent position that no game shows (`Position.game`
-    fails): the first 0 with an unrevealed neighbour, which a game would have opened."""
-    for r, c in np.argwhere(view == 0):
-        if (view[max(r - 1, 0):r + 2, max(c - 1, 0):c + 2] < 0).any():
-            return (f"best: no move: ({r}, {c}) shows 0 beside unrevealed cells, which a game would have opened "
-                    "(set them too)")
-    return f"best: no move: {error}"
-
-
 def _listed(values: np.ndarray) -> list:
     """Floats with NaN as None (JSON has no NaN)."""
     flat = np.asarray(values, np.float64).ravel()
@@ -187,7 +174,6 @@ class BoardViewer(W.VBox):
         self._edit_note = ""  # the last edit, on the status line
         self.analysis = None  # analysis mode: ml.analyse of the position, when it has one
         self.analysis_error = ""  # analysis mode: why the position has no analysis (it is inconsistent)
-        self._partial = None  # a consistent position no game shows (a 0 beside a covered cell): its solve
         self._cell_px = cell_px
         self._build_controls()
         self._start(game)
@@ -564,7 +550,7 @@ class BoardViewer(W.VBox):
 
     def _drop_analysis(self) -> None:
         """Leave analysis mode without touching the game."""
-        self._edit, self.analysis, self.analysis_error, self._partial = None, None, "", None
+        self._edit, self.analysis, self.analysis_error = None, None, ""
         self.analysis_toggle.value = False  # its observer finds the mode already left
 
     def analysis_click(self, r: int, c: int, flag: bool = False) -> bool:
@@ -696,10 +682,9 @@ class BoardViewer(W.VBox):
         self.refresh()
 
     def _analyse(self) -> None:
-        """`analyse` the position into `.analysis`; or say in `.analysis_error` why it has none
-        (an inconsistent position), or keep its probabilities in `._partial` when it is
-        consistent but no game shows it (best cannot play it)."""
-        self.analysis, self.analysis_error, self._partial = None, "", None
+        """`analyse` the position into `.analysis`, or say in `.analysis_error` why it has none
+        (an inconsistent position)."""
+        self.analysis, self.analysis_error = None, ""
         if not BoardViewer._analysed_before:
             self.status_label.value = ('<span style="font-family:monospace">analysing… (the first analysis compiles '
                                        "best's kernels: a minute or two after an install)</span>")
@@ -708,24 +693,16 @@ class BoardViewer(W.VBox):
         except ValueError as e:
             self.analysis_error = str(e)
             return
-        try:
-            self.analysis = analyse(pos, top=ANALYSIS_TOP, exact_limit=ANALYSIS_EXACT_LIMIT)
-        except ValueError as e:
-            self._partial = (pos.solve(), _no_game_note(pos.view, e))
+        self.analysis = analyse(pos, top=ANALYSIS_TOP, exact_limit=ANALYSIS_EXACT_LIMIT)
         BoardViewer._analysed_before = True
 
     def analysis_overlay(self):
         """(mine probabilities (rows, cols) with NaN, certain int8 (0/1 safe/2 mine), label)
         of the position in analysis mode, or None (inconsistent, or not in analysis mode)."""
-        if self.analysis is not None:
-            a = self.analysis
-            p, exact, safe, mines = a.probabilities, a.exact, a.safe, a.mines
-        elif self._partial is not None:
-            sol = self._partial[0]
-            p, exact = sol.probabilities, sol.exact
-            safe, mines = [tuple(x) for x in np.argwhere(sol.safe)], [tuple(x) for x in np.argwhere(sol.mine)]
-        else:
+        if self.analysis is None:
             return None
+        a = self.analysis
+        p, exact, safe, mines = a.probabilities, a.exact, a.safe, a.mines
         certain = np.zeros(p.shape, np.int8)
         for cells, code in ((safe, 1), (mines, 2)):
             for r, c in cells:
@@ -739,9 +716,6 @@ class BoardViewer(W.VBox):
             return []
         if self.analysis_error:
             return [f"no analysis: {self.analysis_error}"]
-        if self._partial is not None:
-            sol, note = self._partial
-            return [f"{math.exp(sol.log_layouts):.6g} layouts agree with the view", note]
         a = self.analysis
         lines = [f"{a.layouts:.6g} layouts agree with the view" + ("" if a.exact else " (estimated)")
                  + f" | certainly safe {len(a.safe)} | certain mines {len(a.mines)}",

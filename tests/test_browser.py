@@ -592,7 +592,8 @@ def test_analysis_mode_in_the_browser(lab, page):
 
     with steps("clicks on the board edit the position, the analysis follows each edit"):
         state, text = _edit_by_click(viewer, board, 4, 4)
-        assert state == 0 and "(4, 4) shows 0" in text, text
+        assert state == 0 and f"best reveals {_best_cell(board)}" in text and text != text0, text
+        assert "certainly safe 8" in text, text  # the 0's eight neighbours
         state, text1 = _edit_by_click(viewer, board, 4, 4)
         assert state == 1 and "best reveals" in text1 and text1 != text0, text1
         p = {(r, c): p for r, c, _, p in _cells(board)}

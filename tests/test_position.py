@@ -76,6 +76,17 @@ def test_a_position_plays_as_a_game_on_a_consistent_layout():
         Position.read(MBF)
 
 
+def test_a_zero_beside_covered_cells_plays_as_a_game_without_flood_and_is_analysed():
+    # a hand-made 0 at (1, 1) with every neighbour covered: a flooding game would open them
+    pos = Position.from_text("4x4x2\nHHHH\nH0HH\nHHHH\nHHHH")
+    game = pos.game(0)
+    assert not game.flood and Position.from_game(game) == pos
+    a = ml.analyse(pos)
+    assert len(a.safe) == 8 and a.move in a.safe
+    assert pos.game(0).flood is False and Position.from_text("3x1x1\n0HH").game(0).flood is False
+    assert Position.from_text("3x1x1\n01H").game(0).flood  # its 0's neighbours are shown: the usual game
+
+
 def test_analyse_gives_exact_values_on_a_small_board_and_best_s_move_with_its_reason():
     # 1x4, 1 mine: the 1 at (0, 0) puts the mine at (0, 1); (0, 2) and (0, 3) are safe
     a = ml.analyse("4x1x1\n1HHH")
