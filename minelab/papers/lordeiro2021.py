@@ -41,14 +41,18 @@ PAPER_LEVEL = f"8x8x10:{RULE}"  # the paper's training board as a level string (
 TEST_LEVELS = {"beginner": PAPER_LEVEL, "intermediate": f"16x16x40:{RULE}", "expert": f"16x30x99:{RULE}"}
 
 # Run sizes per profile. paper = the paper's own: 10^6 training games, 10^4 test games;
-# replicates: independent training runs of Fig 7 and Tables II-IV (one run's games teach
-# each other, so one run is one observation: their numbers are means with t-intervals).
+# replicates: independent training runs of Fig 7 and Table II (one run's games teach
+# each other, so one run is one observation: their numbers are means with t-intervals);
+# transfer_replicates: the same for Tables III-IV. Their claims include a rank among seven
+# agents and a count of levels (0..3), whose one-run prediction interval from 3 runs
+# (t = 4.30) covers every value they can take; 10 runs (t = 2.26) can decide them.
 SIZES = {
-    "smoke": {"train_games": 400, "test_games": 40, "grid_games": 100, "table2_games": 1_000, "replicates": 1},
+    "smoke": {"train_games": 400, "test_games": 40, "grid_games": 100, "table2_games": 1_000, "replicates": 1,
+              "transfer_replicates": 1},
     "quick": {"train_games": 30_000, "test_games": 2_000, "grid_games": 5_000, "table2_games": 100_000,
-              "replicates": 1},
+              "replicates": 1, "transfer_replicates": 1},
     "paper": {"train_games": 1_000_000, "test_games": 10_000, "grid_games": 1_000_000, "table2_games": 1_000_000,
-              "replicates": 3},
+              "replicates": 3, "transfer_replicates": 10},
 }
 
 # Fig 7's agents: (label, registry name, params). The paper names epsilon = 0.01 and
