@@ -162,6 +162,24 @@ def test_leaderboard_has_every_level_and_rule_for_every_agent():
     assert peers["verdict"].str.contains("beside it, best win rate, first click").all()
 
 
+def test_no_guess_column_plays_every_agent_on_no_guess_boards():
+    """The no-guess column: csp (exact deduction, then the least probable cell) wins every
+    board, random does not; learners train on the no-guess level; no published row."""
+    agents = ["csp", "random", "greedy-mab"]
+    sizes = dict(board.SIZES["smoke"], games=8, expert_games=4, slow_expert_games=2, train_games=20,
+                 expert_train_games=5, test_games=6, expert_test_games=3)
+    res = board.no_guess_win_rates(**sizes, seed=1, executor="serial", agents=agents)
+    t = res.table
+    assert res.name == "no_guess_win_rates" and set(t["kind"]) == {"minelab"} and set(t["rule"]) == {"no-guess"}
+    assert len(t) == len(agents) * len(board.LEVELS)
+    rates = t.set_index(["agent", "level"])["win_rate"]
+    assert (rates["csp"] == 1.0).all() and (rates["random"] < 1.0).any()
+    mab = t[t["agent"] == "greedy-mab"]
+    assert mab["training"].str.contains(":no-guess").all() and (mab["games"] > 0).all()
+    assert {m["quantity"] for m in res.measured} >= {"csp win rate, first click no-guess"}
+    assert list(board.summary(t).columns) == [f"{lv}, no-guess" for lv in board.LEVELS]
+
+
 def test_roster_lists_every_registered_agent():
     who = board.roster()
     assert list(who["agent"]) == ml.list_agents()

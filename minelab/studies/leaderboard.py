@@ -8,6 +8,9 @@ Levels 8x8x10, 9x9x10, 16x16x40 and 16x30x99, each under two first-click rules:
 training, source), a figure, and the measured rows REPORT.md sets beside
 `data/published/leaderboard.csv` (the strongest published solvers and each seed
 paper's own best numbers on these levels, always labelled "published").
+`no_guess_win_rates` is a third column, measured the same way: every agent on boards
+that exact deduction alone wins from the first click (the `no-guess` rule), where a
+perfect reasoner wins every game.
 
 How each agent is measured:
 
@@ -50,6 +53,8 @@ NOTEBOOK = "leaderboard.ipynb"
 LEVELS = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")
 EXPERT = "16x30x99"
 RULES = ("safe", "opening")
+NO_GUESS = "no-guess"  # boards exact deduction wins from the first click (minelab.noguess): its own column
+ALL_RULES = RULES + (NO_GUESS,)
 BANDIT_PARAMS = {"first_move": "agent"}  # the agent makes its own first click, under the level's rule
 SKIP = {
     "sa-greedy": "state-action agent (lordeiro2021 Table II): its keys are whole boards of at most 16 cells, "
@@ -184,7 +189,7 @@ def leaderboard_win_rates(games: int = SIZES["quick"]["games"], expert_games: in
         expert_train_games=expert_train_games, test_games=test_games, expert_test_games=expert_test_games).items()}
     seed = check_seed(seed)
     levels = _levels(levels)
-    rules = _names("rules", rules, RULES)
+    rules = _names("rules", rules, ALL_RULES)
     who = roster(agents, skip)
     if isinstance(slow, str) or not hasattr(slow, "__iter__"):
         raise ValueError(f"slow must be a list of agent names, got {slow!r}")
@@ -242,7 +247,8 @@ def leaderboard_win_rates(games: int = SIZES["quick"]["games"], expert_games: in
                              "note": r.reason} for r in who.itertuples() if r.how == "skip"
                             for lv in levels for rule in rules])
     pub = load_published()
-    pub = pub[pub["level"].isin(levels) & pub["rule"].isin(list(rules) + list(PUBLISHED_ONLY_RULES))]
+    beside = list(PUBLISHED_ONLY_RULES) if set(rules) & set(RULES) else []  # shown beside the standard rules
+    pub = pub[pub["level"].isin(levels) & pub["rule"].isin(list(rules) + beside)]
     published = pd.DataFrame({"agent": pub["program"], "level": pub["level"], "rule": pub["rule"],
                               "games": pub["games"], "win_rate": pub["value"], "ci_low": pub["ci_low"],
                               "ci_high": pub["ci_high"], "kind": "published", "source": pub["source"],
@@ -265,6 +271,19 @@ def leaderboard_win_rates(games: int = SIZES["quick"]["games"], expert_games: in
     return PaperResult("leaderboard_win_rates", fig, table, out)
 
 
+def no_guess_win_rates(seed: int = 0, executor="processes", agents=None, levels=LEVELS, **sizes) -> PaperResult:
+    """The no-guess column: every agent on boards that exact deduction alone wins from the
+    first click (`Level("...:no-guess")`), measured as `leaderboard_win_rates` measures
+    the other rules (`sizes`: its run sizes; learners train on the same no-guess level).
+    A perfect reasoner wins every game, so an agent's win rate here is how much of its
+    play is deduction; no paper measured it, so no published row stands beside it."""
+    result = leaderboard_win_rates(**sizes, seed=seed, executor=executor, agents=agents, levels=levels,
+                                   rules=(NO_GUESS,))
+    result.name = "no_guess_win_rates"
+    result.figure.suptitle("No-guess boards: every minelab agent (a perfect reasoner wins 100%)", fontsize=10)
+    return result
+
+
 def _order(table: pd.DataFrame, levels, rules) -> pd.DataFrame:
     kinds = {"minelab": 0, "published": 1, "cheat (ceiling)": 2, "skipped": 3}
     t = table.assign(_l=table["level"].map({lv: i for i, lv in enumerate(levels)}),
@@ -277,7 +296,7 @@ def _order(table: pd.DataFrame, levels, rules) -> pd.DataFrame:
 def _figure(table: pd.DataFrame, levels, rules):
     import matplotlib.pyplot as plt
 
-    colors = {"safe": "C0", "opening": "C3", "first-zero scan": "C2"}
+    colors = {"safe": "C0", "opening": "C3", NO_GUESS: "C1", "first-zero scan": "C2"}
     n = len(levels)
     ncols = 2 if n > 1 else 1
     nrows = (n + ncols - 1) // ncols

@@ -214,12 +214,13 @@ def ablation_table(techniques: dict = ABLATIONS, levels=LEVELS, games: int = 20_
 
 
 # Changes to `best`'s defaults that the shadow-play catalogue (minelab.studies.versus_hill)
-# pointed to: the change, the catalogue's class that pointed to it, and the parameters that
-# undo it (the defaults before it). `changes_table` judges each by paired games on
-# CHANGE_SEED, a tuning seed, against the defaults with the change undone.
+# pointed to: the change, the catalogue's classes whose disagreements it resolves (a replay
+# of them with the change: which take Hill's cell), and the parameters that undo it (the
+# defaults before it). `changes_table` judges each by paired games on CHANGE_SEED, a tuning
+# seed, against the defaults with the change undone.
 CHANGES = {
     "D. Hill's guess score: progress weight 0.001 and long-term risk 0.9 (before: 0.1 and off)":
-        ("equally safe", {"progress_weight": 0.1, "long_term_risk": 0.0}),
+        ("hill safer, hill riskier and equally safe", {"progress_weight": 0.1, "long_term_risk": 0.0}),
 }
 CHANGE_SEED = TUNING_SEEDS[902]
 
