@@ -22,7 +22,7 @@ def results_in_tmp(tmp_path, monkeypatch):
 # --------------------------------------------------------------------------- published data
 def test_buffet_published_table1_loads_with_every_printed_value():
     df = report.load_published("buffet2012")
-    assert set(df["item"]) == {"Table 1", "Fig 2"} and df["value"].between(0, 1).all()
+    assert set(df["item"]) == {"Table 1", "Fig 2", "Fig 3"} and df["value"].between(0, 1).all()
     fig2 = df[df["item"] == "Fig 2"].set_index("quantity")
     centre = fig2.loc["win rate, 5x5 with 15 mines, GnoMine rule, first move in the centre"]
     assert (centre["value"], centre["relation"]) == (1.0, "=")  # the caption's 100% for the centre opening
