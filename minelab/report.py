@@ -70,7 +70,9 @@ PAPERS: dict[str, str] = {
 # that a verdict whose interval covers all of them is "uninformative"; "" when unbounded.
 PUBLISHED_COLUMNS = ("paper", "item", "quantity", "value", "ci_low", "ci_high", "games", "source", "note", "relation",
                      "twin", "chosen_to_match", "range")
-ITEMS_COLUMNS = ("paper", "item", "title", "notebook", "function", "files")
+ITEMS_COLUMNS = ("paper", "item", "title", "notebook", "function", "files", "note")
+# note (optional column): one sentence REPORT.md prints under the item, e.g. why an item is not redrawn
+ITEMS_OPTIONAL = ("note",)
 # runs: independent runs the value averages (its interval is then a t-interval over runs);
 # empty for one run or an independent-games measurement (Wilson).
 # agents (optional): the agents whose play the number measures (a name or a list; each must
@@ -533,13 +535,18 @@ def _published_dir(directory=None) -> Path:
     return Path(directory) if directory is not None else published_dir()
 
 
-def _read_strict_csv(path: Path, columns: tuple[str, ...], what: str) -> pd.DataFrame:
+def _read_strict_csv(path: Path, columns: tuple[str, ...], what: str, optional: tuple[str, ...] = ()) -> pd.DataFrame:
+    """The CSV at `path` with exactly `columns` (all str, stripped); a column of `optional`
+    may be absent from the file and then reads as empty."""
     if not path.exists():
         raise FileNotFoundError(f"{path}: no {what} file")
     try:
         df = pd.read_csv(path, dtype=str, keep_default_na=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path}: malformed {what} CSV ({str(exc).strip()})") from None
+    for c in optional:
+        if c not in df.columns:
+            df[c] = ""
     missing = [c for c in columns if c not in df.columns]
     extra = [c for c in df.columns if c not in columns]
     if missing or extra:
@@ -726,14 +733,15 @@ def ledger(paper: str | None = None, *, published_dir: str | os.PathLike | None 
 
 def load_items(directory: str | os.PathLike | None = None) -> pd.DataFrame:
     """Every figure and table of the five papers, from data/published/items.csv (all str columns):
-    paper, item, title, and the notebook and `function` (dotted path) that make it.
+    paper, item, title, the notebook and `function` (dotted path) that make it, the glob
+    of its `files` and an optional `note` (a sentence REPORT.md prints under the item).
 
         >>> items = load_items()
         >>> items.set_index(["paper", "item"]).loc[("lordeiro2021", "Fig 11"), "function"]
         'minelab.papers.lordeiro2021.fig11_size_heatmap'
     """
     path = _published_dir(directory) / "items.csv"
-    df = _read_strict_csv(path, ITEMS_COLUMNS, "items")
+    df = _read_strict_csv(path, ITEMS_COLUMNS, "items", ITEMS_OPTIONAL)
     bad = sorted(set(df["paper"]) - set(PAPERS))
     if bad:
         raise ValueError(f"{path}: malformed items CSV: unknown paper(s) {bad}")
@@ -995,14 +1003,17 @@ def _item_section(paper: str, it: dict, folder: Path, base: Path, published: pd.
         sec.append(f"- made by: `{it['function']}()`" + (f" in `notebooks/{it['notebook']}`" if it["notebook"] else ""))
     elif it["notebook"]:
         sec.append(f"- notebook: `notebooks/{it['notebook']}`")
-    else:
-        sec.append("- notebook: none yet")
+    else:  # "yet" unless the item's note says why it has none
+        sec.append("- notebook: none" + ("" if it.get("note") else " yet"))
     files = _item_files(folder, it["files"])
-    sec.append("- files: " + (", ".join(_link(f, base) for f in files) if files else "none yet"))
+    sec.append("- files: " + (", ".join(_link(f, base) for f in files) if files
+                              else "none" + ("" if it.get("note") else " yet")))
     pub, meas = published[published["item"] == item], measured[measured["item"] == item]
     sec.append("")
+    if it.get("note"):
+        sec += [it["note"], ""]
     if pub.empty and meas.empty:
-        status = "figure regenerated" if files else "not yet reproduced"
+        status = "figure regenerated" if files else "not reproduced" if it.get("note") else "not yet reproduced"
         sec.append(f"No numeric published value (figure only); {status}.")
     else:
         if pub.empty:

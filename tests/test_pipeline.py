@@ -221,6 +221,15 @@ def test_items_name_the_function_that_makes_them():
         assert any(name in "".join(c["source"]) for c in nb["cells"]), f"{rec['notebook']} does not call {name}"
 
 
+def test_items_note_is_optional(tmp_path):
+    """items.csv's `note` column may be left out: every note then reads as empty."""
+    (tmp_path / "items.csv").write_text("paper,item,title,notebook,function,files\n"
+                                        "buffet2012,Fig 4,A Go position,,,fig04_*\n")
+    items = report.load_items(tmp_path)
+    assert list(items.columns) == list(report.ITEMS_COLUMNS) and items["note"].tolist() == [""]
+    assert report.load_items().set_index(["paper", "item"]).loc[("buffet2012", "Fig 4"), "note"].startswith("The Go")
+
+
 def test_items_with_a_notebook_name_an_existing_notebook_or_a_planned_one():
     items = report.load_items()
     for nb in set(items["notebook"]) - {""}:
@@ -314,7 +323,9 @@ def test_build_report_lists_every_item(figs):
     assert "notebooks/lordeiro2021_bandits.ipynb" in sections["lordeiro2021 Fig 7"]
     assert "made by: `minelab.papers.lordeiro2021.fig11_size_heatmap()`" in sections["lordeiro2021 Fig 11"]
     assert "notebooks/buffet2012_optimistic_heuristics.ipynb" in sections["buffet2012 Table 1"]
-    assert "notebook: none yet" in sections["buffet2012 Fig 1"]  # planned, no notebook yet
+    assert "made by: `minelab.papers.buffet2012.fig01_mcts_overview()`" in sections["buffet2012 Fig 1"]
+    assert "- notebook: none\n" in sections["buffet2012 Fig 4"]  # no notebook: its note says why
+    assert "The Go position itself is outside this suite" in sections["buffet2012 Fig 4"]
     assert leftovers(figs) == []
 
 

@@ -1,4 +1,4 @@
-"""Buffet, Lee, Lin & Teytaud (2012), "Optimistic Heuristics for MineSweeper": Table 1 and Fig 2.
+"""Buffet, Lee, Lin & Teytaud (2012), "Optimistic Heuristics for MineSweeper": Table 1, Figs 1 and 2.
 
 Table 1 gives the win rates of four programs on 11 board formats, first click safe
 ("one can not lose at the first move", the package's default rule): CSP-PGMS (PGMS's
@@ -17,6 +17,9 @@ data/published/buffet2012.csv and are only drawn beside ours, labelled "publishe
 
 `hcsp_variants` runs the other readings of HCSP's tie rule (§2.2) beside the default
 on the same boards (see its docstring for the reading the text supports).
+
+`fig01_mcts_overview` draws Fig 1 (the four phases of one MCTS simulation) from `oh`'s
+own search kernels, driven one simulation at a time on one position (`search_tree`).
 
 Each format's games are played in chunks of CHUNK games; chunk i of a format is dealt
 from the same seed for both agents (paired comparison), and a paper-size run reuses
@@ -719,6 +722,324 @@ def bssuct_text(result: PaperResult) -> str:
         if verdict:
             lines[-1] += f" {verdict[0].upper()}{verdict[1:]}."
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- Fig 1
+# Fig 1 is the paper's picture of one MCTS simulation: selection down the stored tree,
+# expansion by one new node, a Monte-Carlo playout below it, back-propagation of its
+# reward. fig01_mcts_overview draws the same four phases from oh's own search (the kernels
+# of minelab.agents.uct, driven one simulation at a time) on one position.
+FIG1_LEVEL = "5x5x5"
+FIG1_DEAL = 9  # the Game seed of the drawn position: its first guess has two candidates, (0, 3) and (3, 0), p = 0.2
+FIG1_SIMULATIONS = 38  # before the marked one: with seed 0, the 39th goes three stored positions deep, stores a fourth
+FIG1_COLOURS = {"selection": "tab:blue", "expansion": "tab:green", "simulation": "tab:orange",
+                "backpropagation": "tab:red"}
+
+
+def fig1_position(level: str = FIG1_LEVEL, deal: int = FIG1_DEAL):
+    """The game oh searches in Fig 1: dealt by `Game(level, seed=deal)`, then played as oh
+    plays between guesses (the corner opening, every certain move: csp's closure) up to
+    its first guess. ValueError when that game ends without one."""
+    from ..agents import make_agent
+    from ..agents.base import cell_to_move
+    from ..agents.csp import opening_or_certain
+    from ..cells import COVERED, FLAGGED
+    from ..engine import Game
+
+    game = Game(level, seed=deal)
+    lv = game.level
+    agent = make_agent("oh")
+    s = agent.state(lv.cells, lv.mines)
+    cfg = agent.config(lv.rows, lv.cols)
+    while not game.over:
+        s.known[:] = game._gs.shown == FLAGGED
+        k = opening_or_certain(game._gs, s, cfg.first, cfg.max_work)
+        if k == 0:
+            return game
+        for kind, cell in s.moves[:k]:
+            if not game.over and game._gs.shown[cell] == COVERED:  # a flood may have revealed it already
+                game.apply(cell_to_move(int(kind), int(cell), lv))
+    raise ValueError(f"the game dealt by seed {deal} on {level} ends without a guess: pick another deal")
+
+
+def _unpack_view(key: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """The view a table row's key packs (minelab.agents.rl.table.pack_view: 4 bits a cell,
+    covered 0, number v as v + 1); flags read as covered, as the key stores them."""
+    from ..agents.rl.table import CELLS_PER_WORD
+    from ..cells import COVERED
+
+    n = rows * cols
+    codes = np.array([(int(key[i // CELLS_PER_WORD]) >> (4 * (i % CELLS_PER_WORD))) & 15 for i in range(n)])
+    return np.where(codes == 0, COVERED, codes - 1).astype(np.int8).reshape(rows, cols)
+
+
+def search_tree(game, simulations: int = FIG1_SIMULATIONS, seed: int = 0) -> dict:
+    """Run oh's search (minelab.agents.uct: `clear_tree`, then `simulate` once a call, the
+    very kernels of `tree_decide`) on `game`'s guess position for `simulations`
+    simulations and one more, the marked one, and record the tree it builds.
+
+    The agent is `make_agent("oh", seed=seed)`: its settings and its random stream drive
+    the simulations, which draw their layouts from the view (never the game's mines).
+    Before each call work.path_row is filled with -1, so the entries written are the
+    stored positions of the simulation's path (path_cell: the decision taken at each); a
+    position the table did not hold before the call is the simulation's one new node.
+
+    Returns a dict: `table` (a row per node, edge and the marked playout: see
+    fig01_mcts_overview), `simulations` (a row per simulation: path rows and cells, the
+    new row or -1, the reward), `views` ({row: view}), `root_view`, `candidates` (the
+    root's (row, col) decisions), `move` (the real move, Alg. 1's best mean) and
+    `final_view` (the marked simulation's last view)."""
+    from ..agents import make_agent
+    from ..agents.csp import opening_or_certain
+    from ..agents.rl.table import SM_ROWS
+    from ..agents.uct import best_mean, candidates, clear_tree, simulate
+    from ..cells import FLAGGED, WON
+    from ..engine import ST_STATUS, board_text
+    from ..paths import golden_digests
+    from .. import provenance
+
+    if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)) or simulations < 1:
+        raise ValueError(f"simulations must be a positive integer, got {simulations!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if game.over:
+        raise ValueError("search_tree needs a game in progress; this one is over")
+    lv = game.level
+    gs = game._gs
+    total = int(simulations) + 1
+    agent = make_agent("oh", seed=int(seed), simulations=total)
+    digest = golden_digests().get(agent.name)
+    if digest is not None:  # the figure is made by oh's kernels: its stamp names oh's playthrough
+        provenance.note([f"{agent.name}={digest}"])
+    s = agent.state(lv.cells, lv.mines)
+    s.known[:] = gs.shown == FLAGGED
+    cfg = agent.config(lv.rows, lv.cols)
+    if opening_or_certain(gs, s, cfg.first, cfg.max_work) != 0:
+        raise ValueError("search_tree needs a position where oh guesses (no certain move, something revealed)")
+    cand = np.zeros(lv.cells, np.int64)
+    nc = candidates(gs.shown, s.ws.prob, s.ws.certain, s.known, cfg.candidates, cand)
+    if nc < 2:
+        raise ValueError(f"the position has {nc} candidate(s): oh searches only where there are two or more")
+    root_cand = cand[:nc].copy()
+    sim_s, table, work = agent.search_state(lv.cells, lv.mines)
+    tb = table.arrays()
+    clear_tree(tb)
+    sims = []
+    before = None
+    for i in range(total):
+        if i == total - 1:
+            before = (tb.visits.copy(), tb.q.copy())
+        rows0 = int(tb.meta[SM_ROWS])
+        work.path_row[:] = -1
+        simulate(gs, s, sim_s, tb, cfg, work, agent.rng)
+        depth = int(np.argmin(work.path_row >= 0)) if (work.path_row < 0).any() else len(work.path_row)
+        grew = int(tb.meta[SM_ROWS]) - rows0
+        if grew not in (0, 1) or (grew and work.path_row[depth - 1] != rows0):
+            raise RuntimeError("the search stored more than one position, or not at the end of its path")
+        sims.append({"simulation": i + 1, "path_rows": work.path_row[:depth].tolist(),
+                     "path_cells": work.path_cell[:depth].tolist(), "new_row": rows0 if grew else -1,
+                     "reward": 1.0 if work.sim_counters[ST_STATUS] == WON else 0.0})
+    final = work.sim_shown.reshape(lv.rows, lv.cols).copy()
+    n_rows = int(tb.meta[SM_ROWS])
+    root_row = int(sims[0]["path_rows"][0])
+    move = int(best_mean(tb, root_row, root_cand, nc))
+
+    def rc(cell):
+        return divmod(int(cell), lv.cols)
+
+    def text(view):
+        return board_text(view).replace("\n", "/")
+
+    def node_stats(visits, q, row):
+        n = int(visits[row].sum())
+        return n, (float((visits[row] * q[row]).sum() / n) if n else np.nan)
+
+    views = {row: _unpack_view(tb.row_keys[row], lv.rows, lv.cols) for row in range(n_rows)}
+    depth_of, parent_of, created = {}, {}, {}
+    edges: dict[tuple[int, int, int], list[float]] = {}
+    for sim in sims:
+        rows_, cells_ = sim["path_rows"], sim["path_cells"]
+        for t, row in enumerate(rows_):
+            depth_of.setdefault(row, t)
+            if t:
+                parent_of.setdefault(row, (rows_[t - 1], cells_[t - 1]))
+                edges.setdefault((rows_[t - 1], cells_[t - 1], row), []).append(sim["reward"])
+        if sim["new_row"] >= 0:
+            created[sim["new_row"]] = sim["simulation"]
+    marked = sims[-1]
+    m_rows, m_cells = marked["path_rows"], marked["path_cells"]
+    new = marked["new_row"]
+    m_edges = set(zip(m_rows[:-1], m_cells[:-1], m_rows[1:]))
+    out = []
+    for row in range(n_rows):
+        n, q = node_stats(tb.visits, tb.q, row)
+        on_path = row in m_rows
+        n0, q0 = node_stats(*before, row) if on_path else (pd.NA, np.nan)
+        out.append({"kind": "node", "row": row, "cell": "", "child": pd.NA, "depth": depth_of[row],
+                    "parent": parent_of.get(row, (pd.NA,))[0], "visits": n, "q": q,
+                    "decision_visits": pd.NA, "decision_q": np.nan, "created_by": created[row],
+                    "phase": "expansion" if row == new else "selection" if on_path else "",
+                    "visits_before": n0, "q_before": q0, "outcome": "", "view": text(views[row])})
+    for (row, cell, child), rewards in sorted(edges.items()):
+        on_path = (row, cell, child) in m_edges
+        prior = rewards[:-1] if on_path else rewards  # the marked simulation is the last to take an edge
+        out.append({"kind": "edge", "row": row, "cell": "{},{}".format(*rc(cell)), "child": child,
+                    "depth": depth_of[row], "parent": pd.NA, "visits": len(rewards), "q": float(np.mean(rewards)),
+                    "decision_visits": int(tb.visits[row, cell]), "decision_q": float(tb.q[row, cell]),
+                    "created_by": pd.NA,
+                    "phase": ("expansion" if child == new else "selection") if on_path else "",
+                    "visits_before": len(prior) if on_path else pd.NA,
+                    "q_before": (float(np.mean(prior)) if prior else np.nan) if on_path else np.nan,
+                    "outcome": "", "view": ""})
+    last, cell = m_rows[-1], m_cells[-1]
+    out.append({"kind": "playout", "row": last, "cell": "{},{}".format(*rc(cell)), "child": pd.NA,
+                "depth": depth_of[last], "parent": pd.NA, "visits": 1, "q": marked["reward"],
+                "decision_visits": int(tb.visits[last, cell]), "decision_q": float(tb.q[last, cell]),
+                "created_by": pd.NA, "phase": "simulation", "visits_before": pd.NA, "q_before": np.nan,
+                "outcome": "win" if marked["reward"] == 1.0 else "loss", "view": text(final)})
+    frame = pd.DataFrame(out)
+    for col in ("child", "parent", "visits_before", "decision_visits", "created_by"):
+        frame[col] = frame[col].astype("Int64")
+    return {"table": frame, "simulations": pd.DataFrame(sims), "views": views,
+            "root_view": gs.shown.reshape(lv.rows, lv.cols).copy(), "candidates": [rc(c) for c in root_cand],
+            "move": rc(move), "final_view": final, "level": str(lv)}
+
+
+def _tree_positions(table: pd.DataFrame) -> tuple[dict, dict]:
+    """x and depth of each node of the search tree and of the marked playout's leaf ("leaf"):
+    a node's first parent (the one that stored it) is its parent in the drawing, children
+    left to right by decision cell, leaves one unit apart, a parent above its children's
+    mean."""
+    nodes = table[table["kind"] == "node"]
+    playout = table[table["kind"] == "playout"].iloc[0]
+    edges = table[table["kind"] == "edge"]
+    cell_of = {(int(e.row), int(e.child)): e.cell for e in edges.itertuples()}
+    children: dict = {}
+    for r in nodes.itertuples():
+        if not pd.isna(r.parent):
+            children.setdefault(int(r.parent), []).append((cell_of[(int(r.parent), int(r.row))], int(r.row)))
+    children.setdefault(int(playout.row), []).append((playout.cell, "leaf"))
+    depth = {int(r.row): int(r.depth) for r in nodes.itertuples()}
+    depth["leaf"] = int(playout.depth) + 1
+    xs: dict = {}
+    nxt = [0.0]
+
+    def place(node):
+        kids = [k for _, k in sorted(children.get(node, []), key=lambda t: (tuple(map(int, t[0].split(","))),
+                                                                           str(t[1])))]
+        if not kids:
+            xs[node] = nxt[0]
+            nxt[0] += 1.0
+            return
+        for k in kids:
+            place(k)
+        xs[node] = float(np.mean([xs[k] for k in kids]))
+
+    root = int(nodes.loc[nodes["parent"].isna(), "row"].iloc[0])
+    place(root)
+    return xs, depth
+
+
+def fig01_mcts_overview(level: str = FIG1_LEVEL, deal: int = FIG1_DEAL, simulations: int = FIG1_SIMULATIONS,
+                        seed: int = 0) -> PaperResult:
+    """Fig 1 (the four phases of one MCTS simulation) drawn from oh's real search: on the
+    first guess of the game `fig1_position(level, deal)` (5x5 with 5 mines, two cells of
+    least mine probability), `search_tree` runs oh's kernels for `simulations`
+    simulations and one more, the marked one, with `seed` (the agent's stream).
+
+    The tree: a node is a stored position (a view; positions reached by different paths
+    are one node), drawn as its board with n (simulations through it) and Q (their mean
+    reward, 1 a win, 0 a loss); an edge is a decision cell (row, col) from one position
+    to the next stored one, as wide as the simulations that took it. The marked
+    simulation's phases: **selection** (blue), the stored positions it went through;
+    **expansion** (green), the one position it stored; **simulation** (orange, dashed),
+    its playout below that position, nothing stored, ending at a win or a loss (its last
+    view drawn); **back-propagation** (red), n and Q of every position on its path before
+    and after. The table holds a row per node, edge and the playout: visits and q (for
+    an edge: the simulations that took it to that child and their mean reward),
+    decision_visits and decision_q (the table's n(s, d) and Q(s, d)), the phase mark, the
+    values before the marked simulation, the playout's outcome and each view ('#'
+    covered, '/' between rows). Figure only: the paper prints no number for it."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Rectangle
+
+    from ..render import draw_board
+
+    tree = search_tree(fig1_position(level, deal), simulations, seed)
+    table = tree["table"]
+    xs, depth = _tree_positions(table)
+    nodes = table[table["kind"] == "node"].set_index("row")
+    playout = table[table["kind"] == "playout"].iloc[0]
+    leaves = max(xs.values()) + 1
+    levels_ = max(depth.values()) + 1
+    unit = 1.15
+    fig = plt.figure(figsize=(2.6 + leaves * unit, 1.0 + levels_ * unit))
+    side = fig.add_axes((0.01, 0.42, 2.3 / (2.6 + leaves * unit), 0.45))
+    ax = fig.add_axes((2.5 / (2.6 + leaves * unit), 0.02, leaves * unit / (2.6 + leaves * unit), 0.9))
+    root = tree["root_view"]
+    draw_board(root, ax=side)
+    for r, c in tree["candidates"]:
+        side.add_patch(Rectangle((c + 0.06, r + 0.06), 0.88, 0.88, fill=False, ec="tab:purple", lw=2.2, zorder=6))
+    side.text(tree["move"][1] + 0.5, tree["move"][0] + 0.5, "move", ha="center", va="center", fontsize=7,
+              color="tab:purple", zorder=7)
+    side.set_title(f"{tree['level']}, deal {deal}: the first guess\nframed: oh's candidates (least p(mine));\n"
+                   f"its move after {simulations + 1} simulations: {tree['move']}", fontsize=7)
+    ax.set_xlim(-0.6, leaves - 0.4)
+    ax.set_ylim(-levels_ + 0.35, 0.6)
+    ax.set_axis_off()
+    box = 0.62
+    total = int(nodes["visits"].max())
+
+    def centre(node):
+        return xs[node], -depth[node]
+
+    for e in table[table["kind"].isin(["edge", "playout"])].itertuples():
+        child = "leaf" if e.kind == "playout" else int(e.child)
+        (x0, y0), (x1, y1) = centre(int(e.row)), centre(child)
+        colour = FIG1_COLOURS.get(e.phase, "0.55") if e.phase else "0.55"
+        ax.plot([x0, x1], [y0 - box / 2 - 0.14, y1 + box / 2 + 0.02], color=colour,
+                lw=0.6 + 3.0 * e.visits / total if e.kind == "edge" else 1.6,
+                ls="--" if e.kind == "playout" else "-", zorder=1)
+        ax.text((x0 + x1) / 2, (y0 - box / 2 - 0.14 + y1 + box / 2) / 2, f"({e.cell})", fontsize=6.5,
+                ha="center", va="center", color=colour if e.phase else "0.25",
+                bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.9), zorder=3)
+    for row, r in nodes.iterrows():
+        x, y = centre(row)
+        inset = ax.inset_axes((x - box / 2, y - box / 2, box, box), transform=ax.transData)
+        draw_board(tree["views"][row], ax=inset)
+        if r["phase"]:
+            ax.add_patch(Rectangle((x - box / 2 - 0.04, y - box / 2 - 0.04), box + 0.08, box + 0.08, fill=False,
+                                   ec=FIG1_COLOURS[r["phase"]], lw=2.2, zorder=2))
+        label, colour = f"n={r['visits']} Q={r['q']:.2f}", "k"
+        if r["phase"]:  # back-propagation: the marked simulation's n and Q, before -> after
+            q0 = "–" if pd.isna(r["q_before"]) else f"{r['q_before']:.2f}"
+            label = f"n {r['visits_before']}→{r['visits']}  Q {q0}→{r['q']:.2f}"
+            colour = FIG1_COLOURS["backpropagation"]
+        ax.text(x, y - box / 2 - 0.06, label, fontsize=6, ha="center", va="top", color=colour)
+    x, y = centre("leaf")
+    inset = ax.inset_axes((x - box / 2, y - box / 2, box, box), transform=ax.transData)
+    draw_board(tree["final_view"], ax=inset)
+    ax.add_patch(Rectangle((x - box / 2 - 0.04, y - box / 2 - 0.04), box + 0.08, box + 0.08, fill=False,
+                           ec=FIG1_COLOURS["simulation"], lw=1.6, ls="--", zorder=2))
+    ax.text(x, y - box / 2 - 0.06, f"playout: {playout['outcome']}\n(not stored)", fontsize=6, ha="center",
+            va="top", color=FIG1_COLOURS["simulation"])
+    handles = [Line2D([], [], color=FIG1_COLOURS["selection"], lw=2.2, label="selection: stored positions on the path"),
+               Line2D([], [], color=FIG1_COLOURS["expansion"], lw=2.2, label="expansion: the one new position"),
+               Line2D([], [], color=FIG1_COLOURS["simulation"], lw=1.6, ls="--",
+                      label="simulation: playout below it (oh's heuristic)"),
+               Line2D([], [], color=FIG1_COLOURS["backpropagation"], lw=0, marker="$n$",
+                      label="back-propagation: n, Q before → after on its path")]
+    side.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.0, -0.05), fontsize=6.5, frameon=False)
+    stored = ("" if tree["simulations"]["new_row"].iloc[-1] >= 0
+              else "; it stored no position: its game ended inside the stored tree")
+    fig.suptitle(f"Buffet et al. Fig 1 from minelab oh's search: {simulations} simulations, then simulation "
+                 f"{simulations + 1} marked (seed {seed}){stored}\nnode: a stored position (n simulations through "
+                 f"it, Q their mean reward); edge: a decision (row, col), as wide as its simulations; one decision "
+                 f"leads to several positions by the numbers it reveals", fontsize=9)
+    result = PaperResult("fig01_mcts_overview", fig, table, [])
+    result.simulations = tree["simulations"]
+    return result
 
 
 # ---------------------------------------------------------------------- Fig 2 (bottom)
