@@ -122,15 +122,44 @@ def paired_rows(df: pd.DataFrame, simulations: int) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def further_work(further_games: int = SIZES["quick"]["further_games"],
-                 further_simulations: int = SIZES["quick"]["further_simulations"], seed: int = 0,
-                 executor="processes", options=tuple(OPTIONS), formats=FORMATS) -> PaperResult:
+def _figure(table: pd.DataFrame):
+    """One panel per format: each option's paired difference (option - OH) with its 95%
+    interval, zero marked."""
+    import matplotlib.pyplot as plt
+
+    formats = list(dict.fromkeys(table["format"]))
+    options = list(dict.fromkeys(table["option"]))
+    fig, axes = plt.subplots(1, len(formats), figsize=(2.6 * len(formats) + 2.6, 0.35 * len(options) + 1.6),
+                             sharey=True, squeeze=False)
+    for ax, lv in zip(axes[0], formats):
+        part = table[table["format"] == lv].set_index("option").reindex(options)
+        y = range(len(options))
+        err = [part["difference"] - part["ci_low"], part["ci_high"] - part["difference"]]
+        ax.errorbar(part["difference"], y, xerr=err, fmt="o", ms=4, capsize=2, color="C0")
+        ax.axvline(0.0, color="grey", lw=1, ls="--")
+        oh = part["win rate OH"].dropna()
+        ax.set_title(f"{lv} (OH {oh.iloc[0]:.3f})" if len(oh) else lv, fontsize=9)
+        ax.set_xlabel("win rate, option - OH", fontsize=8)
+        ax.tick_params(labelsize=7)
+    axes[0][0].set_yticks(range(len(options)), options, fontsize=7)
+    axes[0][0].invert_yaxis()
+    games, sims = int(table["games"].max()), int(table["simulations"].max())
+    fig.suptitle(f"Buffet et al.'s further work as options of OH: paired difference on the same deals (95% "
+                 f"t-interval; {games:,} deals a format, {sims:,} simulations a move)", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def table_further_work(further_games: int = SIZES["quick"]["further_games"],
+                       further_simulations: int = SIZES["quick"]["further_simulations"], seed: int = 0,
+                       executor="processes", options=tuple(OPTIONS), formats=FORMATS) -> PaperResult:
     """The further-work table: each option of OPTIONS against OH as published on FORMATS,
-    paired deals (`paired_rows`). No measured rows: the paper publishes no number to set
-    beside these (nothing to judge), so the result is a table only."""
+    paired deals (`paired_rows`), and its figure. No measured rows: the paper publishes no
+    number to set beside these (nothing to judge)."""
     df = play_further(further_games, further_simulations, seed, options, formats, executor)
-    return PaperResult("further_work", None, paired_rows(df, further_simulations))
+    table = paired_rows(df, further_simulations)
+    return PaperResult("table_further_work", _figure(table), table)
 
 
-__all__ = ["OPTIONS", "FORMATS", "SIZES", "BASE", "COLUMNS", "play_further", "paired_rows", "further_work",
+__all__ = ["OPTIONS", "FORMATS", "SIZES", "BASE", "COLUMNS", "play_further", "paired_rows", "table_further_work",
            "NOTEBOOK", "PAPER"]
