@@ -49,15 +49,15 @@ Neither agent reads the hidden layout: simulations draw their own layouts from t
 (tests/test_uct.py checks that two games with the same view and different hidden mines
 get the same decisions from the same stream).
 
-Further work. The paper's conclusion lists improvements it leaves open (paraphrased, item
-by item, below); each is an option of both agents (TreeParams), off by default. With
+Further work. The paper's conclusion lists improvements it leaves open (quoted, item by
+item, below); each is an option of both agents (TreeParams), off by default. With
 every option off the search runs `simulate`, the code of the search above, untouched (same
 random draws, same moves: the golden playthroughs; the same speed); with any on, it runs
 `simulate_further`. minelab.papers.buffet2012_further measures each against OH as
 published.
 
-- `pairing` -- *pairing simulations: the same sequence of possible children for all
-  children of a node*. A decision's "possible children" are its outcomes, fixed by the
+- `pairing` -- "Pairing simulations: using the same sequence of possible children for
+  all children of a given node". A decision's "possible children" are its outcomes, fixed by the
   hidden layout the simulation plays, so the reading: the root's decisions are compared
   on common layouts. The layout is drawn after the root's decision d is chosen (not
   before, as unpaired): the j-th simulation that takes d at the root plays the j-th
@@ -66,9 +66,10 @@ published.
   decisions simulated j times have met the same j layouts, so their difference of means
   is a paired difference. Pairing is at the root only (the node whose decision is
   played); deeper positions see the layout their path was given.
-- `ordering` -- *ordering the legal decisions of a node using what HCSP knows:
-  lexicographic on x then y; by mine probability, ties by distance to the frontier; at
-  random*. Without it the candidates of a position are in cell index order (row-major:
+- `ordering` -- "Using the additional information from HCSP for ordering legal
+  decisions in a given node": "moves in lexicographic orders on x-axis and y-axis", "in
+  order of probability of mine, and in case of tie distance to the frontier", "random
+  order (which avoids biases)". Without it the candidates of a position are in cell index order (row-major:
   y then x), which decides UCB's ties, and a young position (at most `expand`
   simulations) plays the heuristic's choice. With it, a stored position's candidates are
   sorted in the order ("lexicographic": by column x, then row y; "probability": least
@@ -78,23 +79,24 @@ published.
   it has not tried yet (the heuristic's choice once all were tried), (2) UCB's ties go
   to the first in the order. Below the tree the heuristic plays as without it; the move
   finally played is still Alg. 1's best mean.
-- `widening_k`, `widening_alpha`, `widening` -- *progressive widening: k n^alpha
-  children considered after n simulations of a node, or a rule depending on the rewards
-  obtained*. With widening_k > 0, a position past `expand` simulations (n = n(s)) runs
-  UCB over only its first m candidates in the order (`ordering`'s, or HCSP's order,
+- `widening_k`, `widening_alpha`, `widening` -- "Using progressive widening; testing
+  various coefficients, and maybe non-polynomial rules; or use rules depending on
+  rewards obtained for the already sampled moves". With widening_k > 0, a position past
+  `expand` simulations (n = n(s)) runs UCB over only its first m candidates in the order (`ordering`'s, or HCSP's order,
   "probability", when ordering is "none"): "polynomial": m = max(1, ceil(k n^alpha));
   "reward": m = the leading candidates already tried, plus one when there is none or
   their best mean is below 1 - 1/sqrt(n) (the threshold rule of
   minelab.papers.buffet2012_widening). n(s) in the UCB bonus still counts every
   simulation of the position.
-- `sims_per_node` -- *several simulations to evaluate a node before new simulations
-  start from the root*. The position a simulation adds to the tree is evaluated by
+- `sims_per_node` -- "Simulate several times for evaluating a node, before starting new
+  simulations from the root". The position a simulation adds to the tree is evaluated by
   sims_per_node playouts: the first is the simulation itself; the others restart from
   the new position, each on its own layout drawn exactly from that position's view,
   take the same decision there, then the heuristic to the end. Their mean reward is
   backed up the path counted as sims_per_node visits. `simulations` still counts the
   simulations from the root (the playouts cost more).
-- `rave` -- *rapid action value estimates*. Every stored position s of a simulation's
+- `rave` -- "Using rapid action value estimates (either it brings an improvement, or it
+  is an interesting counter-example)". Every stored position s of a simulation's
   path keeps AMAF statistics (all moves as first) of each cell guessed at or after s's
   own guess in that simulation, inside or below the tree, scored by the simulation's
   reward (the first playout's under sims_per_node). Past `expand` simulations the
