@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import copy
+import functools
 import hashlib
 import importlib
 import itertools
@@ -65,6 +66,8 @@ from . import paths, provenance
 from ._version import __version__
 from .agents import behaviour_digests
 from .atomic import atomic_write
+from .engine import new_deal_work
+from .levels import Level
 
 __all__ = [
     "task_kind", "list_task_kinds", "task_key", "result_path", "default_results_dir",
@@ -440,10 +443,66 @@ def _run_serial(todo, results_dir, on_done):
             on_done(i, None)
 
 
+# A level string inside a task ("9x9x10", "16x30x99:no-guess"): the type of its rule's
+# deal scratch is part of the game state's type (minelab.engine.new_deal_work), so it
+# decides which kernels compile; safe and opening share one (no scratch).
+_LEVEL_STRING = re.compile(r"^\d+x\d+x\d+(:.+)?$")
+
+
+@functools.lru_cache(maxsize=256)
+def _deal_kind(level: str) -> str:
+    return "deal:" + type(new_deal_work(Level.parse(level))).__name__
+
+
+def compile_key(task) -> str:
+    """What decides the numba kernels a task compiles: the task with every number replaced
+    by its type and every level string by the type of its deal scratch (board sizes,
+    seeds and the safe / opening rules are values to the kernels, not types). Tasks of
+    one key compile the same kernels."""
+    def shape(v):
+        if isinstance(v, Mapping):
+            return {k: shape(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [shape(x) for x in v]
+        if isinstance(v, bool) or v is None:
+            return v
+        if isinstance(v, (int, float, np.integer, np.floating)):
+            return type(v).__name__
+        if isinstance(v, str) and _LEVEL_STRING.match(v):
+            return _deal_kind(v)
+        return v
+    return json.dumps(shape(task), sort_keys=True, default=str)
+
+
+def compile_first(todo):
+    """(first, rest): the first task of each `compile_key`, then the others, each in order."""
+    seen, first, rest = set(), [], []
+    for i, task in todo:
+        key = compile_key(task)
+        (rest if key in seen else first).append((i, task))
+        seen.add(key)
+    return first, rest
+
+
 def _run_processes(todo, results_dir, on_done, max_workers):
+    # Numba keeps what it compiled in the process that compiled it (the LLVM modules it
+    # links into later callers): a worker that compiles many agents' kernels grows by
+    # about a gigabyte for the largest, while one that loads the same kernels from the
+    # on-disk cache stays small. So the first task of each compile key runs in a worker
+    # that exits after it (its kernels reach the cache, its memory goes back), and the
+    # other tasks run in long-lived workers that only load them. The order of tasks never
+    # changes a result: each depends on its params only.
+    first, rest = compile_first(todo)
+    for batch, per_child in ((first, 1), (rest, None)):
+        if batch:
+            _run_pool(batch, results_dir, on_done, min(max_workers, len(batch)), per_child)
+
+
+def _run_pool(todo, results_dir, on_done, max_workers, max_tasks_per_child):
     # spawn: workers start from a clean interpreter (no forked threads, locks or numba
     # state), and behave the same on Linux, macOS and Windows.
-    pool = cf.ProcessPoolExecutor(max_workers=max_workers, mp_context=multiprocessing.get_context("spawn"))
+    pool = cf.ProcessPoolExecutor(max_workers=max_workers, mp_context=multiprocessing.get_context("spawn"),
+                                  max_tasks_per_child=max_tasks_per_child)
     try:
         futures = {pool.submit(_execute, task, results_dir): i for i, task in todo}
         for future in cf.as_completed(futures):
@@ -528,7 +587,9 @@ def run_sweep(tasks, *, results_dir=None, executor="processes", max_workers=None
     `executor`:
       * "processes": a ProcessPoolExecutor of `max_workers` (default min(2, cpu count))
         spawned workers; a script must call run_sweep under `if __name__ == "__main__":`
-        since spawn re-imports the script in each worker;
+        since spawn re-imports the script in each worker. The first task of each
+        `compile_key` runs in a worker that exits after it, so the memory of compiling
+        its kernels is given back (see `_run_processes`);
       * "serial": in this process, the only one that sees kinds registered in a
         notebook or a test;
       * a dask.distributed Client, or a scheduler address ("tcp://host:8786") for which

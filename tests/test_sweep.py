@@ -324,6 +324,28 @@ def test_results_identical_on_every_executor(tmp_path):
         assert all(t.equals(tables[0]) for t in tables)
 
 
+def test_compile_key_ignores_values_but_not_rules_or_agents():
+    key = ex.compile_key
+    a = {"kind": "play", "agent": "csp", "level": "9x9x10", "n_games": 100, "seed": 3}
+    assert key(a) == key({**a, "level": "16x30x99", "n_games": 7, "seed": 11})  # sizes and seeds: values
+    assert key(a) == key({**a, "level": "9x9x10:opening"})  # safe and opening: the same kernels
+    assert key(a) != key({**a, "level": "9x9x10:no-guess"})  # the rule changes the kernels' types
+    assert key(a) != key({**a, "agent": "best"})
+    assert key(a) != key({**a, "n_games": 1.5})  # a number of another type
+    t = {"kind": "train_test", "agent": "mcts", "agent_params": {"alpha": 0.1}, "schedule": [["8x8x10", 10]],
+         "seed": 1}
+    assert key(t) == key({**t, "agent_params": {"alpha": 0.5}, "schedule": [["16x16x40", 99]], "seed": 2})
+    assert key(t) != key({**t, "schedule": [["8x8x10:no-guess", 10]]})
+
+
+def test_compile_first_puts_one_task_of_each_key_first_in_order():
+    tasks = [{"kind": "play", "agent": a, "level": lv, "n_games": 10, "seed": s}
+             for s in range(2) for a in ("csp", "best") for lv in ("9x9x10", "8x8x10:no-guess")]
+    first, rest = ex.compile_first(list(enumerate(tasks)))
+    assert [i for i, _ in first] == [0, 1, 2, 3] and [i for i, _ in rest] == [4, 5, 6, 7]
+    assert ex.compile_first([]) == ([], [])
+
+
 def test_kind_unknown_to_workers_is_reported(tmp_path):
     # Kinds registered in a test exist in this process only; a worker says so clearly.
     with pytest.raises(TaskError, match="executor='serial'"):
