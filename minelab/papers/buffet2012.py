@@ -821,7 +821,7 @@ def search_tree(game, simulations: int = FIG1_SIMULATIONS, seed: int = 0) -> dic
     if nc < 2:
         raise ValueError(f"the position has {nc} candidate(s): oh searches only where there are two or more")
     root_cand = cand[:nc].copy()
-    sim_s, table, work = agent.search_state(lv.cells, lv.mines)
+    sim_s, table, work, _ = agent.search_state(lv.cells, lv.mines)  # _: the further-work options' scratch (all off)
     tb = table.arrays()
     clear_tree(tb)
     sims = []
