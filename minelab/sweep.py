@@ -451,7 +451,10 @@ _LEVEL_STRING = re.compile(r"^\d+x\d+x\d+(:.+)?$")
 
 @functools.lru_cache(maxsize=256)
 def _deal_kind(level: str) -> str:
-    return "deal:" + type(new_deal_work(Level.parse(level))).__name__
+    try:
+        return "deal:" + type(new_deal_work(Level.parse(level))).__name__
+    except (TypeError, ValueError):
+        return level  # not a valid level: the task itself reports it when it runs, as without this key
 
 
 def compile_key(task) -> str:

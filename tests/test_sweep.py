@@ -336,6 +336,7 @@ def test_compile_key_ignores_values_but_not_rules_or_agents():
          "seed": 1}
     assert key(t) == key({**t, "agent_params": {"alpha": 0.5}, "schedule": [["16x16x40", 99]], "seed": 2})
     assert key(t) != key({**t, "schedule": [["8x8x10:no-guess", 10]]})
+    assert "9x9x100" in key({**a, "level": "9x9x100"})  # no valid level: kept as it is, the task reports it
 
 
 def test_compile_first_puts_one_task_of_each_key_first_in_order():
