@@ -9,8 +9,8 @@ import pytest
 import minelab as ml
 from minelab.agents import uct
 from minelab.cli import main
-from minelab.engine import neighbour_counts
 from minelab.playthrough import changed
+from test_agent_contract import _scramble_hidden  # another hidden layout under the same view
 
 # one setting per option, on (and one with all of them at once)
 ON = {
@@ -52,19 +52,6 @@ def test_each_option_changes_play(option):
 @pytest.mark.parametrize("option", ["pairing", "random order", "reward widening", "sims_per_node", "rave"])
 def test_each_option_changes_uct_too(option):
     assert not _games("uct", **ON[option]).equals(_games("uct"))
-
-
-def _scramble_hidden(game, rng):
-    """Another hidden layout under the same view (as tests/test_agent_contract.py)."""
-    gs = game._gs
-    covered = np.flatnonzero(gs.shown < 0)
-    mines_left = int(gs.mine[covered].sum())
-    gs.mine[covered] = 0
-    gs.mine[rng.choice(covered, mines_left, replace=False)] = 1
-    shown_counts = gs.counts.copy()
-    neighbour_counts(gs.mine, gs.nbr, gs.nbr_count, gs.counts)
-    revealed = gs.shown >= 0
-    gs.counts[revealed] = shown_counts[revealed]
 
 
 @pytest.mark.parametrize("option", list(ON))
