@@ -99,6 +99,9 @@ def table(df: pd.DataFrame) -> str:
     lines = ["| measurement | level | figure | unit |", "|---|---|---:|---|"]
     for _, row in df.iterrows():
         value, unit = _figure(row)
+        share = row.get("relative_to_oh")
+        if pd.notna(share) and (row.get("agent") != "oh" or pd.notna(row.get("option")) and str(row["option"])):
+            unit += f" ({float(share):.2f} of oh's)"  # bench uct: beside oh on the same level, same run
         level = str(row["level"]) if "level" in row and pd.notna(row["level"]) else ""
         lines.append(f"| {_label(row)} | {level} | {value} | {unit} |")
     first = df.iloc[0]

@@ -87,11 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
                         "--train-games), the Q "
                         "table's bytes, and the Gymnasium environments' steps/s; uct: simulations/s of the tree "
                         "searches oh and uct on 4x4x4, 8x8x10 and 16x30x99 (the paper's 10,000 simulations a "
-                        "move, 100 on 16x30); samples: gardea2015's training-data generator, labelled samples/s "
-                        "(exactly solved positions) and whole-board positions/s; learned: play of the learned models "
-                        "(gardea2015's, trained on the level first; the blog's) on 8x8x10 and 9x9x10; viewer: the "
-                        "kernel's side of a BoardViewer move (Agent step + board update, probability overlay off "
-                        "and on) on 8x8x10 and 16x30x99, milliseconds a move (the page's side: tests/test_browser.py); "
+                        "move, 100 on 16x30), then oh with each further-work option of buffet2012 on 8x8x10 and "
+                        "16x30x99, each beside oh's figure; samples: gardea2015's training-data generator, labelled "
+                        "samples/s (exactly solved positions) and whole-board positions/s; learned: play of the "
+                        "learned models (gardea2015's, trained on the level first; the blog's) on 8x8x10 and "
+                        "9x9x10; viewer: the kernel's side of a BoardViewer move (Agent step + board update, "
+                        "probability overlay off and on) on 8x8x10 and 16x30x99, milliseconds a move (the page's "
+                        "side: tests/test_browser.py); "
                         "deal: the no-guess rule's deal on the four standard levels, boards dealt per second and the "
                         "share of the boards tried that deduction wins")
     b.add_argument("--train-games", type=_positive_int, default=None,
@@ -329,28 +331,47 @@ def bench_csp(seconds: float):
 
 UCT_BENCH = (("oh", "4x4x4"), ("uct", "4x4x4"), ("oh", "8x8x10"), ("uct", "8x8x10"), ("oh", "16x30x99"),
              ("uct", "16x30x99"))
+UCT_OPTION_LEVELS = ("8x8x10", "16x30x99")  # each further-work option of oh, beside oh's row of the level
+
+
+def _uct_row(agent: str, level: str, seconds: float, option: str | None = None, params: dict | None = None) -> dict:
+    """One tree search's simulations/s on `level`, whole games at the paper's simulations per
+    move (100 on 16x30x99); the warm-up game (compilation) is not counted."""
+    from . import make_agent, play
+
+    sims = 100 if level == "16x30x99" else 10_000
+    params = {"seed": 0, "simulations": sims, **(params or {})}
+    last = {}
+
+    def run(n):
+        last["df"] = play(make_agent(agent, **params), level, n, seed=1, progress=False, chunk=max(n, 1))
+
+    warm = play(make_agent(agent, **params), level, 1, seed=0, progress=False)
+    n, elapsed = _timed(run, seconds, n=4)
+    done = int(last["df"]["simulations"].sum())
+    what = f"{agent} on {level}, {sims:,} simulations a move" + (f", {option}" if option else "")
+    return {"bench": "uct", "what": what, "agent": agent, "option": option or "", "level": level,
+            "simulations_per_move": sims, "games": n, "simulations": done, "seconds": round(elapsed, 4),
+            "simulations_per_second": done / elapsed, "games_per_second": n / elapsed,
+            "compile_seconds": round(warm.attrs["compile_seconds"], 3)}
 
 
 def bench_uct(seconds: float):
-    """Simulations/s of the tree searches (one core), playing whole games at the paper's
-    simulations per move; the warm-up game (compilation) is not counted."""
-    from . import make_agent, play
+    """Simulations/s of the tree searches (one core), then of oh with each further-work option
+    of buffet2012 on (its OPTIONS) on UCT_OPTION_LEVELS, each with its share of oh's
+    simulations/s on that level in the same run (`relative_to_oh`)."""
+    from .papers.buffet2012_further import OPTIONS
 
+    base = {}
     for agent, level in UCT_BENCH:
-        sims = 100 if level == "16x30x99" else 10_000
-        last = {}
-
-        def run(n):
-            last["df"] = play(make_agent(agent, seed=0, simulations=sims), level, n, seed=1, progress=False,
-                              chunk=max(n, 1))
-
-        warm = play(make_agent(agent, seed=0, simulations=sims), level, 1, seed=0, progress=False)
-        n, elapsed = _timed(run, seconds, n=4)
-        done = int(last["df"]["simulations"].sum())
-        yield {"bench": "uct", "what": f"{agent} on {level}, {sims:,} simulations a move", "agent": agent,
-               "level": level, "simulations_per_move": sims, "games": n, "simulations": done,
-               "seconds": round(elapsed, 4), "simulations_per_second": done / elapsed,
-               "games_per_second": n / elapsed, "compile_seconds": round(warm.attrs["compile_seconds"], 3)}
+        row = _uct_row(agent, level, seconds)
+        if agent == "oh":
+            base[level] = row["simulations_per_second"]
+        yield {**row, "relative_to_oh": row["simulations_per_second"] / base[level] if level in base else None}
+    for level in UCT_OPTION_LEVELS:
+        for option, params in OPTIONS.items():
+            row = _uct_row("oh", level, seconds, option, params)
+            yield {**row, "relative_to_oh": row["simulations_per_second"] / base[level]}
 
 
 SAMPLES_BENCH = (("8x8x10", 1, "perimeter"), ("8x8x10", 2, "perimeter"), ("8x8x10", 1, "covered"),
@@ -524,7 +545,7 @@ def cmd_bench(args) -> int:
                       f"samples/s ({row['samples']:,} from {row['games']:,} games, {row['seconds']:.2f} s)", flush=True)
                 continue
             if "simulations_per_second" in row:
-                print(f"{args.what:7s} {row['what']:55s} {row['simulations_per_second']:>14,.0f} simulations/s "
+                print(f"{args.what:7s} {row['what']:88s} {row['simulations_per_second']:>10,.0f} simulations/s "
                       f"({row['simulations']:,} in {row['games']} games, {row['seconds']:.2f} s)", flush=True)
                 continue
             unit, count = ("steps", row["steps"]) if "steps" in row else ("games", row["games"])
