@@ -6,7 +6,7 @@ import pytest  # noqa: E402
 from fractions import Fraction  # noqa: E402
 
 import minelab as ml  # noqa: E402
-from minelab import report  # noqa: E402
+from minelab import provenance, report  # noqa: E402
 from minelab.sweep import validate_tasks  # noqa: E402
 from minelab.papers import buffet2012 as buffet
 from minelab.studies import leaderboard as board  # noqa: E402
@@ -178,6 +178,7 @@ def test_no_guess_column_plays_every_agent_on_no_guess_boards():
     assert mab["training"].str.contains(":no-guess").all() and (mab["games"] > 0).all()
     assert {m["quantity"] for m in res.measured} >= {"csp win rate, first click no-guess"}
     assert list(board.summary(t).columns) == [f"{lv}, no-guess" for lv in board.LEVELS]
+    assert provenance.function_token(board.no_guess_win_rates) in provenance.take()  # its stamp names its own code
 
 
 def test_roster_lists_every_registered_agent():

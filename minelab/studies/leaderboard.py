@@ -43,6 +43,7 @@ from ..agents.bandit import BanditAgent
 from ..agents.gardea import TrainedAgent
 from ..engine import check_seed
 from ..levels import Level
+from ..provenance import function_token, note
 from ..report import PaperResult
 from ..stats import wilson
 from ..sweep import run_sweep
@@ -280,6 +281,7 @@ def no_guess_win_rates(seed: int = 0, executor="processes", agents=None, levels=
     result = leaderboard_win_rates(**sizes, seed=seed, executor=executor, agents=agents, levels=levels,
                                    rules=(NO_GUESS,))
     result.name = "no_guess_win_rates"
+    note([function_token(no_guess_win_rates)])  # its stamp: this function's code beside leaderboard_win_rates'
     result.figure.suptitle("No-guess boards: every minelab agent (a perfect reasoner wins 100%)", fontsize=10)
     return result
 
