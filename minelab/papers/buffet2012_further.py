@@ -93,14 +93,20 @@ def _params_key(df: pd.DataFrame) -> pd.Series:
     return raw.fillna("{}").map(lambda s: json.dumps(json.loads(s), sort_keys=True))
 
 
+def _options(options) -> dict:
+    """{name: oh's parameters} of `options` (names of OPTIONS); ValueError otherwise."""
+    if isinstance(options, str) or not all(o in OPTIONS for o in options) or not options:
+        raise ValueError(f"options must be a non-empty list of {', '.join(OPTIONS)}; got {options!r}")
+    return {o: OPTIONS[o] for o in options}
+
+
 def _check(games, simulations, options, formats) -> tuple[int, int, dict, tuple]:
     games = check_games("games", games)
     simulations = check_games("simulations", simulations)
-    if isinstance(options, str) or not all(o in OPTIONS for o in options) or not options:
-        raise ValueError(f"options must be a non-empty list of {', '.join(OPTIONS)}; got {options!r}")
+    options = _options(options)
     if isinstance(formats, str) or not all(f in FORMATS for f in formats) or not formats:
         raise ValueError(f"formats must be a non-empty list of {', '.join(FORMATS)}; got {formats!r}")
-    return games, simulations, {o: OPTIONS[o] for o in options}, tuple(formats)
+    return games, simulations, options, tuple(formats)
 
 
 def _play(plan: dict, seed: int, options: dict, executor, results_dir) -> pd.DataFrame:
@@ -145,9 +151,7 @@ def second_plan(games: int, simulations: int) -> dict:
 def play_second(games: int, simulations: int, seed: int = 0, options=tuple(OPTIONS), executor="processes",
                 results_dir=None) -> pd.DataFrame:
     """The second stage, one row per game: `play_further` on LEVELS, sized by `second_plan`."""
-    plan = second_plan(games, simulations)
-    _, _, options, _ = _check(1, 1, options, FORMATS)
-    return _play(plan, seed, options, executor, results_dir)
+    return _play(second_plan(games, simulations), seed, _options(options), executor, results_dir)
 
 
 def _simulations(part: pd.DataFrame) -> int:
