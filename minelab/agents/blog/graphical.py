@@ -895,6 +895,7 @@ class GraphicalAgent(Agent):
             mem.reserve(work.p_key.shape[0])
             state = GraphBatch(mem.arrays(), self.config, work, np.zeros(len(GRAPH_EXTRA), np.int64))
             done += play_games(gs, n_games - done, deal_rng, self.rng, state, out[done:])
+            del state  # it holds the memory's arrays: the next reserve grows them with no second owner
             if done >= n_games:
                 break
 

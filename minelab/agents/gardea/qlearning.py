@@ -449,6 +449,7 @@ class GardeaQAgent(TrainedAgent):
                 visits = _grown(visits, table.q.shape[0])
             state = QTrainBatch(table.arrays(), visits, cfg, work, stats, extra)
             done += play_games(gs, min(size - done, TRAIN_CHUNK), deal_rng, rng, state, records)
+            del state  # it holds the table's arrays: they must have no other owner to grow in place
         n = len(table)
         keys, values, _ = table.release()  # the model is the table's own arrays, cut to size: no second copy
         model = {"keys": keys, "values": values, "visits": _grown(visits, n)}
