@@ -93,15 +93,25 @@ def _label(row: pd.Series) -> str:
     return ""
 
 
+def _relative(row) -> str:
+    """The text " (0.91 of oh's)" where the row is measured as a share of another row of the same run
+    (columns `relative` and `relative_to`, the other's agent); "" for that row itself."""
+    share, of = row.get("relative"), row.get("relative_to")
+    if not isinstance(of, str) or pd.isna(share):
+        return ""
+    option = row.get("option")
+    if row.get("agent") == of and not (isinstance(option, str) and option):
+        return ""
+    return f" ({float(share):.2f} of {of}'s)"
+
+
 def table(df: pd.DataFrame) -> str:
     """One saved run as markdown: the measurement, its level, the figure and its unit, then
     the machine and source it was measured on (its time stays in the CSV)."""
     lines = ["| measurement | level | figure | unit |", "|---|---|---:|---|"]
     for _, row in df.iterrows():
         value, unit = _figure(row)
-        share = row.get("relative_to_oh")
-        if pd.notna(share) and (row.get("agent") != "oh" or pd.notna(row.get("option")) and str(row["option"])):
-            unit += f" ({float(share):.2f} of oh's)"  # bench uct: beside oh on the same level, same run
+        unit += _relative(row)
         level = str(row["level"]) if "level" in row and pd.notna(row["level"]) else ""
         lines.append(f"| {_label(row)} | {level} | {value} | {unit} |")
     first = df.iloc[0]

@@ -359,7 +359,7 @@ def _uct_row(agent: str, level: str, seconds: float, option: str | None = None, 
 def bench_uct(seconds: float):
     """Simulations/s of the tree searches (one core), then of oh with each further-work option
     of buffet2012 on (its OPTIONS) on UCT_OPTION_LEVELS, each with its share of oh's
-    simulations/s on that level in the same run (`relative_to_oh`)."""
+    simulations/s on that level in the same run (`relative`, with `relative_to` naming oh)."""
     from .papers.buffet2012_further import OPTIONS
 
     base = {}
@@ -367,11 +367,12 @@ def bench_uct(seconds: float):
         row = _uct_row(agent, level, seconds)
         if agent == "oh":
             base[level] = row["simulations_per_second"]
-        yield {**row, "relative_to_oh": row["simulations_per_second"] / base[level] if level in base else None}
+        share = row["simulations_per_second"] / base[level] if level in base else None
+        yield {**row, "relative": share, "relative_to": "oh" if share is not None else None}
     for level in UCT_OPTION_LEVELS:
         for option, params in OPTIONS.items():
             row = _uct_row("oh", level, seconds, option, params)
-            yield {**row, "relative_to_oh": row["simulations_per_second"] / base[level]}
+            yield {**row, "relative": row["simulations_per_second"] / base[level], "relative_to": "oh"}
 
 
 SAMPLES_BENCH = (("8x8x10", 1, "perimeter"), ("8x8x10", 2, "perimeter"), ("8x8x10", 1, "covered"),

@@ -3,6 +3,7 @@ import json
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 
 from minelab.cli import main
@@ -84,6 +85,27 @@ def test_bench_save_writes_the_rows_with_their_machine(capsys, tmp_path, monkeyp
     assert benchdata.tables(tmp_path / "nowhere").startswith("No figures are saved yet")
     with pytest.raises(ValueError, match="what must be one of"):
         benchdata.save("everything", printed, 0.01, tmp_path)
+
+
+def test_bench_table_gives_a_share_beside_the_row_it_is_of():
+    from minelab import benchdata
+
+    rows = pd.DataFrame([
+        {"bench": "uct", "what": "oh", "agent": "oh", "option": "", "level": "8x8x10",
+         "simulations_per_second": 100.0, "relative": 1.0, "relative_to": "oh"},
+        {"bench": "uct", "what": "uct", "agent": "uct", "option": "", "level": "8x8x10",
+         "simulations_per_second": 50.0, "relative": 0.5, "relative_to": "oh"},
+        {"bench": "uct", "what": "oh, pairing", "agent": "oh", "option": "pairing", "level": "8x8x10",
+         "simulations_per_second": 25.0, "relative": 0.25, "relative_to": "oh"},
+        {"bench": "uct", "what": "oh", "agent": "oh", "option": "", "level": "4x4x4",
+         "simulations_per_second": 10.0, "relative": None, "relative_to": None},
+    ])
+    for field, value in {"cpu": "x", "cores": 2, "load": 0.0, "python": "3", "numba": "0", "source": "s",
+                         "seconds_per_measurement": 1.0}.items():
+        rows[field] = value
+    lines = benchdata.table(rows).splitlines()[2:6]
+    assert ["of oh's" in line for line in lines] == [False, True, True, False]
+    assert "(0.50 of oh's)" in lines[1] and "(0.25 of oh's)" in lines[2]
 
 
 def test_bench_viewer_rows(capsys):
