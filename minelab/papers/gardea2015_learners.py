@@ -106,10 +106,9 @@ DENSITY_VARIANT_SIDES = (5, 6)
 # (labelled samples, whole-board states, training games); accuracy_states: held-out
 # positions for the move accuracy. The paper states none of these. Memory bounds the
 # Q-learning budget: its table grows by about 18 states a training game on 8x8x10
-# (measured: 3.7 million states after 200,000 games), and a worker training on 1,000,000
-# games of 7x7 or 8x8 peaked at 19.4 GB (measured: killed on this 24 GB machine beside a
-# second worker), so paper stops at 300,000 games (measured: 10.2 GB peak in one worker;
-# two workers need about 20 GB).
+# (measured, one 8x8x10 task of paper's size: 5.5 million states and a 2.2 GB peak after
+# 300,000 training games; 18 million states and 6.2 GB after 1,000,000), so paper's
+# 300,000 games keep two workers within an 8 GB machine.
 SIZES = {
     "smoke": {"games": 60, "runs": 2, "samples": 1_000, "krr_states": 100, "q_games": 2_000,
               "accuracy_states": 60},
