@@ -107,8 +107,8 @@ DENSITY_VARIANT_SIDES = (5, 6)
 # positions for the move accuracy. The paper states none of these. Memory bounds the
 # Q-learning budget: its table grows by about 18 states a training game on 8x8x10
 # (measured, one 8x8x10 task of paper's size: 5.5 million states and a 2.2 GB peak after
-# 300,000 training games; 18 million states and 6.2 GB after 1,000,000), so paper's
-# 300,000 games keep two workers within an 8 GB machine.
+# 300,000 training games; 18 million states and 6.2 GB after 1,000,000), so two workers
+# training paper's 300,000-game models need under 5 GB together.
 SIZES = {
     "smoke": {"games": 60, "runs": 2, "samples": 1_000, "krr_states": 100, "q_games": 2_000,
               "accuracy_states": 60},
