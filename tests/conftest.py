@@ -4,6 +4,7 @@ Results published by tests log their runs to a scratch file, not the checkout's 
 import os
 import tempfile
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, database=None, deadline=None)
@@ -11,3 +12,16 @@ settings.register_profile("explore", deadline=None, max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 os.environ.setdefault("MINELAB_RUN_LOG", os.path.join(tempfile.mkdtemp(prefix="minelab-runlog-"), "runlog.csv"))
+
+
+@pytest.fixture
+def table_never_copied(monkeypatch):
+    """StateTable grows an array in place only when nothing else refers to it; else it
+    copies it (`_grown`) and the table is held twice at its largest. With this fixture a
+    copy is an error naming the shapes."""
+    from minelab.agents.rl import table
+
+    def copied(a, rows):
+        raise AssertionError(f"the state table was copied ({a.shape} -> {rows} rows): something still held it")
+
+    monkeypatch.setattr(table, "_grown", copied)

@@ -378,14 +378,8 @@ def test_models_beat_random_where_the_blog_says(name, games, alpha):
     assert model["won"].mean() > rnd["won"].mean() and test["p_value"] < alpha
 
 
-def test_graphical_memory_grows_in_place(monkeypatch):
+def test_graphical_memory_grows_in_place(table_never_copied):
     """Its state table grows in place (a copy would hold it twice at its largest)."""
-    from minelab.agents.rl import table
-
-    def copied(a, rows):
-        raise AssertionError(f"the state table was copied ({a.shape} -> {rows} rows): something still held it")
-
-    monkeypatch.setattr(table, "_grown", copied)
     agent = ml.make_agent("graphical", seed=0)
     ml.play(agent, "6x6x5:none", 1_500, seed=0)
     assert len(agent.memory(6, 6)) > 4096  # more than StateTable's first capacity: it grew

@@ -206,16 +206,8 @@ def test_a_malformed_model_is_a_clear_error():
         ml.play(agent, "4x4x3", 1)
 
 
-def test_training_grows_its_table_in_place(monkeypatch):
-    # StateTable grows an array in place only when nothing else refers to it; else it
-    # copies (_grown), and the table is held twice at its largest (twice the memory of a
-    # big training). Training must grow, and must never copy.
-    from minelab.agents.rl import table
-
-    def copied(a, rows):
-        raise AssertionError(f"the state table was copied ({a.shape} -> {rows} rows): something still held it")
-
-    monkeypatch.setattr(table, "_grown", copied)
+def test_training_grows_its_table_in_place(table_never_copied):
+    # a copy would hold the table twice at its largest (twice the memory of a big training)
     agent = ml.make_agent("gardea-q", train_level="5x5x4", train_size=3_000, seed=0)
     agent.model()
     assert agent.training_info["states"] > 4096  # more than StateTable's first capacity: it grew
