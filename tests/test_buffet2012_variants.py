@@ -166,15 +166,40 @@ def test_measured_notes_say_when_the_published_value_is_outside(small_table1):
     assert not buffet.outside_flag(None) and not buffet.outside_flag(np.nan) and not buffet.outside_flag(np.False_)
 
 
-def test_bssuct_first_click_pairs_the_centre_with_the_corner():
-    res = buffet.bssuct_first_click(games={"1x10x5": 3, "2x5x3": 2}, seed=0, executor="serial")
+def test_bssuct_first_click_pairs_a_best_cell_with_the_corner():
+    res = buffet.bssuct_first_click(games={"1x10x5": 3, "2x5x3": 2, "1x3x1": 2}, seed=0, executor="serial",
+                                    levels=("1x10x5", "2x5x3", "1x3x1"))
     t = res.table.set_index(["level", "opening"])
-    assert t.loc[("1x10x5", "centre"), "cell"] == "(0, 5)" and t.loc[("2x5x3", "centre"), "cell"] == "(1, 2)"
+    # a best first cell by the exact optimum, the one nearest the centre among equals
+    assert t.loc[("1x10x5", "best"), "cell"] == "(0, 5)" and t.loc[("2x5x3", "best"), "cell"] == "(1, 2)"
+    assert t.loc[("1x3x1", "best"), "cell"] == "(0, 0)"  # on 1x3x1 the corner is a best cell
     assert t.loc[("2x5x3", "corner"), "games"] == 2 and t.loc[("1x10x5", "corner"), "diff"] == 0
-    # the centre is a best first cell on both boards, by the exact optimum
-    assert t.loc[("1x10x5", "centre"), "exact_optimum"] == pytest.approx(4 / 21)
-    assert t.loc[("2x5x3", "centre"), "exact_optimum"] == pytest.approx(1 / 4)
+    assert t.loc[("1x3x1", "best"), "diff"] == 0  # the same cell: the same games
+    assert t.loc[("1x10x5", "best"), "exact_optimum"] == pytest.approx(4 / 21)
+    assert t.loc[("2x5x3", "best"), "exact_optimum"] == pytest.approx(1 / 4)
     assert t.loc[("2x5x3", "corner"), "exact_optimum"] == pytest.approx(5 / 21)
     assert {m["quantity"] for m in res.measured} == {
-        f"BSSUCT win rate, {lv} [variant: {buffet.BSSUCT_VARIANT}]" for lv in ("1x10x5", "2x5x3")}
+        f"BSSUCT win rate, {lv} [variant: {buffet.BSSUCT_VARIANT}]" for lv in ("1x10x5", "2x5x3", "1x3x1")}
     assert "1x10x5" in buffet.bssuct_text(res)
+
+
+def test_bssuct_reading_covers_every_published_bssuct_win_rate():
+    """The reading runs on every format with a published BSSUCT win rate, and its twins name them all."""
+    from minelab import report
+
+    pub = report.load_published("buffet2012", claims=False)
+    published = {q.split(", ")[1] for q in pub["quantity"] if q.startswith("BSSUCT win rate, ")}
+    assert published == set(buffet.BSSUCT_LEVELS)
+    twins = report.load_reading_twins()
+    twins = twins[twins["reading"] == "BSSUCT: first click not at the corner"]
+    assert set(twins["quantity"]) == {buffet.quantity("BSSUCT", lv) for lv in buffet.BSSUCT_LEVELS}
+
+
+@pytest.mark.parametrize("level, cell", [("4x4x4", (2, 3)), ("3x7x10", (0, 1)), ("5x5x15", (1, 2)),
+                                         ("5x5x10", (0, 2))])
+def test_best_first_cell_is_a_best_cell_nearest_the_centre(level, cell):
+    got, why = buffet.best_first_cell(level)
+    assert got == cell
+    assert why.startswith("proven lower bound" if level == "5x5x10" else "exact optimum")
+    with pytest.raises(ValueError, match="8x8x10"):
+        buffet.best_first_cell("8x8x10")

@@ -586,8 +586,38 @@ def hcsp_variants_text(result: PaperResult) -> str:
 
 
 # ---------------------------------------------------------------------- BSSUCT's first click
-BSSUCT_LEVELS = ("1x10x5", "2x5x3")  # where the published BSSUCT lies above our interval
-BSSUCT_VARIANT = "first click in the centre"
+# every format with a published BSSUCT win rate: the reading is judged on all of them
+BSSUCT_LEVELS = ("4x4x4", "1x3x1", "2x5x3", "5x5x10", "1x10x5", "3x7x10", "5x5x15")
+BSSUCT_VARIANT = "first click at a best first cell"
+
+
+def best_first_cell(level: str, exact=None, bounds=None) -> tuple[tuple[int, int], str]:
+    """The variant's opening on one format, and why: a cell of the highest exact
+    first-click value (data/exact/optimal_first_click.csv); where the exact search is out
+    of reach (5x5x10), a cell of the highest proven lower bound (data/exact/optimal_bounds.csv,
+    the value of a concrete strategy: the best first click known to be at least that good).
+    Among equal cells, the one nearest the centre cell (rows // 2, cols // 2), then the
+    first in row order, so the choice is fixed by the tables alone.
+
+        >>> best_first_cell("2x5x3")
+        ((1, 2), 'exact optimum 1/4')
+    """
+    from .. import exact as solver
+
+    shape = Level.parse(level)
+    exact = solver.load_table() if exact is None else exact
+    values, how = _exact_values(exact).get(level), "exact optimum"
+    if not values:
+        bounds = solver.load_table(solver.BOUNDS_FILE) if bounds is None else bounds
+        values, how = _exact_values(bounds[(bounds["level"] == level) & (bounds["bound"] == "lower")]).get(level), \
+            "proven lower bound"
+    if not values:
+        raise ValueError(f"level {level!r}: no exact first-click value and no proven lower bound")
+    top = max(values.values())
+    centre = (shape.rows // 2, shape.cols // 2)
+    cell = min((c for c, v in values.items() if v == top),
+               key=lambda c: ((c[0] - centre[0]) ** 2 + (c[1] - centre[1]) ** 2, c))
+    return cell, f"{how} {top}"
 
 
 def _reproduces(p: dict, wins: int, n: int, lo: float, hi: float) -> str:
@@ -602,8 +632,9 @@ def _reproduces(p: dict, wins: int, n: int, lo: float, hi: float) -> str:
 
 def bssuct_first_click(games=SIZES["quick"]["tree_games"], seed: int = 0, executor="processes",
                        levels=BSSUCT_LEVELS) -> PaperResult:
-    """BSSUCT (minelab uct, the paper's 10,000 simulations a move) opening in the centre
-    beside its default corner opening, on the same boards.
+    """BSSUCT (minelab uct, the paper's 10,000 simulations a move) opening at a best first
+    cell beside its default corner opening, on the same boards, on every format with a
+    published BSSUCT win rate.
 
     What the text says, read before this was run: §3 lists what OH changes in the UCT of
     [13] (BSSUCT), and one item is "we fix the first move at a corner of the board"; the
@@ -611,19 +642,18 @@ def bssuct_first_click(games=SIZES["quick"]["tree_games"], seed: int = 0, execut
     move is a good idea". So the text implies BSSUCT's first move is *not* fixed at a
     corner: it is chosen like every other move, by its search. A search that chooses the
     first move well plays a best first cell; minelab's uct has no search at the opening
-    (its first click is a parameter), so the variant opens at a best cell directly. On
-    1x10x5 and 2x5x3 the centre cell (`first_click="centre"`: (0, 5) and (1, 2)) is one of
-    the best first cells by the exact optimum (data/exact/optimal_first_click.csv: 4/21
-    against the corner's 10/63 on 1x10x5, 1/4 against 5/21 on 2x5x3), so the variant is
-    "first click in the centre"; it is the limit of a good first-move search, not that
-    search itself.
+    (its first click is a parameter), so the variant opens at a best cell directly
+    (`best_first_cell`: by the exact optimum, or on 5x5x10 by the proven lower bound; on
+    1x3x1 that is the corner itself). It is the limit of a good first-move search, not
+    that search itself. The change reaches every BSSUCT win rate, so every one is run and
+    the ledger judges the reading on all of them.
 
     `games`: per level, an int or {level: int}; chunks of TREE_CHUNK games with Table 1's
     seeds, so the default corner games are Table 1's (cached) and the pairs are the same
-    boards. Per (opening, level): win rate with Wilson interval, the exact optimum of
-    that opening, the published BSSUCT and whether the run reproduces it; per level the paired
-    difference centre - corner. Measured rows: the centre opening, quantity
-    `variant_quantity`-like: "BSSUCT win rate, <level> [variant: first click in the centre]"."""
+    boards. Per (opening, level): win rate with Wilson interval, the exact optimum of that
+    opening (empty where unknown), the published BSSUCT and whether the run reproduces it;
+    per level the paired difference best - corner. Measured rows: the best-cell opening,
+    "BSSUCT win rate, <level> [variant: first click at a best first cell]"."""
     from .. import exact as solver, report
 
     sizes = {lv: games.get(lv) if isinstance(games, dict) else games for lv in levels}
@@ -632,72 +662,75 @@ def bssuct_first_click(games=SIZES["quick"]["tree_games"], seed: int = 0, execut
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     levels = [lv for _, lv in _formats(levels)]
-    exact = _exact_values(solver.load_table())
+    table, bounds = solver.load_table(), solver.load_table(solver.BOUNDS_FILE)
+    exact = _exact_values(table)
+    best = {lv: best_first_cell(lv, table, bounds) for lv in levels}
     pub = report.load_published(PAPER, claims=False)
     pub = {r["quantity"]: r for r in pub[pub["item"] == ITEM].to_dict("records")}
     won = {}
-    for opening in ("corner", "centre"):
+    for opening in ("corner", "best"):
         tasks = []
         for lv in levels:
             params = {"simulations": simulations(lv)}
             if opening != "corner":
-                params["first_click"] = opening
+                params["first_click"] = list(best[lv][0])  # a JSON value in the task
             tasks += play_tasks(["uct"], lv, sizes[lv], int(seed), chunk=TREE_CHUNK, agent_params={"uct": params})
         df = run_sweep(tasks, executor=executor, progress=False)
         for lv, part in df.groupby("level", sort=False):
             won[(opening, lv)] = part.set_index(["seed", "game"])["won"].astype(int)
     rows = []
     for lv in levels:
-        shape = Level.parse(lv)
-        cells = {"corner": (0, 0), "centre": (shape.rows // 2, shape.cols // 2)}
-        for opening in ("corner", "centre"):
+        cells = {"corner": ((0, 0), ""), "best": best[lv]}
+        for opening in ("corner", "best"):
             w = won[(opening, lv)]
             d = (w - won[("corner", lv)].reindex(w.index)).to_numpy(dtype=float)
             n, wins = len(w), int(w.sum())
             lo, hi = wilson(wins, n)
             half = 1.96 * d.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
-            value = exact.get(lv, {}).get(cells[opening])
+            cell, why = cells[opening]
             p = pub.get(quantity("BSSUCT", lv))
-            v = _reproduces(p, wins, n, lo, hi) if p else ""
-            rows.append({"level": lv, "opening": opening, "cell": str(cells[opening]), "games": n, "wins": wins,
-                         "win_rate": wins / n, "ci_low": lo, "ci_high": hi, "exact_optimum": _float(value),
+            rows.append({"level": lv, "opening": opening, "cell": str(cell), "chosen_by": why, "games": n,
+                         "wins": wins, "win_rate": wins / n, "ci_low": lo, "ci_high": hi,
+                         "exact_optimum": _float(exact.get(lv, {}).get(cell)),
                          "diff": 100 * d.mean(), "diff_low": 100 * (d.mean() - half),
                          "diff_high": 100 * (d.mean() + half),
                          "published": p["value"] if p else np.nan, "published_low": p["ci_low"] if p else np.nan,
-                         "published_high": p["ci_high"] if p else np.nan, "on this number": v})
+                         "published_high": p["ci_high"] if p else np.nan,
+                         "on this number": _reproduces(p, wins, n, lo, hi) if p else ""})
     table = pd.DataFrame(rows)
-    measured = [{"item": ITEM, "quantity": f"BSSUCT win rate, {r.level} [variant: {BSSUCT_VARIANT}]",
+    measured = [{"item": ITEM, "quantity": f"{quantity('BSSUCT', r.level)} [variant: {BSSUCT_VARIANT}]",
                  "value": r.win_rate, "ci_low": r.ci_low, "ci_high": r.ci_high, "games": int(r.games),
-                 "note": f"minelab uct, {simulations(r.level):,} simulations a move, first_click='centre' {r.cell} (a "
-                         f"best first cell, exact optimum {100 * r.exact_optimum:.2f}%); paired with the corner "
-                         f"opening on the same boards: {r.diff:+.2f} points ({r.diff_low:+.2f} to {r.diff_high:+.2f})",
+                 "note": f"minelab uct, {simulations(r.level):,} simulations a move, first_click={r.cell} (chosen by "
+                         f"{r.chosen_by}); paired with the corner opening on the same boards: {r.diff:+.2f} points "
+                         f"({r.diff_low:+.2f} to {r.diff_high:+.2f})",
                  "agents": "uct"}
-                for r in table.itertuples() if r.opening == "centre"]
+                for r in table.itertuples() if r.opening == "best"]
     return PaperResult("bssuct_first_click", _bssuct_figure(table), table, measured)
 
 
 def _bssuct_figure(table: pd.DataFrame):
     """Win rate per opening and level (95% Wilson), the exact optimum of each opening
-    (bar) and the published BSSUCT (hollow, ± as printed)."""
+    (bar, where known) and the published BSSUCT (hollow, ± as printed)."""
     import matplotlib.pyplot as plt
 
     levels = list(dict.fromkeys(table["level"]))
-    fig, ax = plt.subplots(figsize=(6.5, 3.8))
-    for i, opening in enumerate(("corner", "centre")):
+    fig, ax = plt.subplots(figsize=(8, 3.8))
+    for i, (opening, label) in enumerate((("corner", "the corner"), ("best", "a best first cell"))):
         part = table[table["opening"] == opening]
         x = np.array([levels.index(lv) for lv in part["level"]]) + (i - 0.5) * 0.3
         ax.errorbar(x, part["win_rate"], yerr=[part["win_rate"] - part["ci_low"], part["ci_high"] - part["win_rate"]],
-                    fmt="o", color=f"C{i}", capsize=3, label=f"minelab uct, first click in the {opening}")
+                    fmt="o", color=f"C{i}", capsize=3, label=f"minelab uct, first click at {label}")
         ax.hlines(part["exact_optimum"], x - 0.12, x + 0.12, color=f"C{i}", lw=2, ls=":",
-                  label=f"exact optimum, {opening} first click")
+                  label=f"exact optimum, first click at {label}")
     pub = table.groupby("level", sort=False)[["published", "published_low", "published_high"]].first().reindex(levels)
-    ax.errorbar(np.arange(len(levels)) + 0.42, pub["published"], yerr=[pub["published"] - pub["published_low"],
-                                                                       pub["published_high"] - pub["published"]],
+    ax.errorbar(np.arange(len(levels)) + 0.42, pub["published"],
+                yerr=[(pub["published"] - pub["published_low"]).fillna(0),
+                      (pub["published_high"] - pub["published"]).fillna(0)],
                 fmt="D", mfc="white", color="k", capsize=3, label="published BSSUCT (± as printed)")
     ax.set_xticks(range(len(levels)), levels)
     ax.set_xlim(-0.6, len(levels) - 0.3)
     ax.set_ylabel("win rate")
-    ax.set_title("BSSUCT's first click: corner (minelab's default) vs centre (a best cell)", fontsize=9)
+    ax.set_title("BSSUCT's first click: the corner (minelab's default) vs a best first cell", fontsize=9)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
@@ -706,18 +739,20 @@ def _bssuct_figure(table: pd.DataFrame):
 
 def bssuct_text(result: PaperResult) -> str:
     """Markdown commentary of `bssuct_first_click`, every number from its table, with the
-    ledger's verdict on each published BSSUCT number (the centre opening is a variant it
-    tests as a cause)."""
+    ledger's verdict on each published BSSUCT number (the best-cell opening is a reading
+    it judges on all of them)."""
     t = result.table
     ledger = ledger_rows(PAPER, ITEM)
     lines = []
     for lv, part in t.groupby("level", sort=False):
-        c, m = part.set_index("opening").loc["corner"], part.set_index("opening").loc["centre"]
+        c, m = part.set_index("opening").loc["corner"], part.set_index("opening").loc["best"]
+        exact_c = "" if pd.isna(c.exact_optimum) else f"; exact optimum {_p(c.exact_optimum, 2)}"
+        exact_m = "" if pd.isna(m.exact_optimum) else f"; exact optimum {_p(m.exact_optimum, 2)}"
         lines.append(f"* **{lv}**: corner {_p(c.win_rate, 2)} ({100 * c.ci_low:.2f}-{100 * c.ci_high:.2f}, "
-                     f"{int(c.games):,} games; exact optimum {_p(c.exact_optimum, 2)}), centre {_p(m.win_rate, 2)} "
-                     f"({100 * m.ci_low:.2f}-{100 * m.ci_high:.2f}, {int(m.games):,} games; exact optimum "
-                     f"{_p(m.exact_optimum, 2)}); centre minus corner on the same boards {m['diff']:+.2f} points "
-                     f"({m.diff_low:+.2f} to {m.diff_high:+.2f}). Published BSSUCT {_p(c.published, 2)}.")
+                     f"{int(c.games):,} games{exact_c}), best cell {m.cell} ({m.chosen_by}) {_p(m.win_rate, 2)} "
+                     f"({100 * m.ci_low:.2f}-{100 * m.ci_high:.2f}, {int(m.games):,} games{exact_m}); best minus "
+                     f"corner on the same boards {m['diff']:+.2f} points ({m.diff_low:+.2f} to {m.diff_high:+.2f}). "
+                     f"Published BSSUCT {_p(c.published, 2)}.")
         verdict = judged(PAPER, ITEM, quantity("BSSUCT", lv), label="the ledger's line", lines=ledger)
         if verdict:
             lines[-1] += f" {verdict[0].upper()}{verdict[1:]}."
