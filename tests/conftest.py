@@ -25,3 +25,15 @@ def table_never_copied(monkeypatch):
         raise AssertionError(f"the state table was copied ({a.shape} -> {rows} rows): something still held it")
 
     monkeypatch.setattr(table, "_grown", copied)
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Close the figures a test leaves open (results carry their figures), so a long run of
+    tests never holds more than one test's worth of them."""
+    yield
+    import sys
+
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is not None:
+        plt.close("all")
