@@ -37,7 +37,8 @@ from .ledger import (AUTHORS_COLUMNS as _AUTHORS_COLUMNS, CATEGORIES as _CATEGOR
                      READINGS_COLUMNS as _READINGS_COLUMNS, TWINS_COLUMNS as _TWINS_COLUMNS, counts as _counts,
                      fmt_value as _fmt_value, judge as _judge, ledger_lines as _ledger_lines,
                      reading_summary as _reading_summary, rounding_of as _rounding_of, rows_by_key as _rows_by_key,
-                     parse_difference as _parse_difference, parse_range as _parse_range, verdict)
+                     parse_difference as _parse_difference, parse_range as _parse_range, same_number as _same_number,
+                     verdict)
 from .paths import figures_root, golden_digests, published_dir, results_root
 from .profiles import PROFILES
 from .provenance import maker_token as _maker_token, stale_reason as _stamp_stale, take as _take_noted
@@ -792,12 +793,13 @@ def _verdict_cell(paper: str, line: dict) -> str:
 
 
 def _comparison_rows(pub: pd.DataFrame, meas: pd.DataFrame, lines: pd.DataFrame,
-                     paper: str = "", program: bool = False) -> list[list[str]]:
+                     paper: str = "", program: bool = False, own: Mapping | None = None) -> list[list[str]]:
     """Rows of a section's table: each published number with the measurement the ledger
     judged and its short verdict (linked to its detail), the authors' program's number and
     verdict when `program`, then its other profiles (their verdicts in parentheses, not
     counted; a stale one says why it is not judged), then numbers minelab measured that
-    have no published value."""
+    have no published value, each beside the authors' program's number of the same
+    quantity where `own` ((item, quantity) -> a row of data/authors/) has one."""
     rows = []
     measured_by_key = _rows_by_key(meas)  # (item, quantity) -> its rows, one per profile measured
     by_line = {(r["item"], r["quantity"]): r for r in lines.to_dict("records")}
@@ -819,10 +821,19 @@ def _comparison_rows(pub: pd.DataFrame, meas: pd.DataFrame, lines: pd.DataFrame,
                          m["profile"], note, *blank])
     for m in meas.to_dict("records"):
         if (m["item"], m["quantity"]) not in seen:
+            prog = (own or {}).get((m["item"], m["quantity"]))
+            extra = blank if prog is None else [_program_cell(prog), "the same number as ours" if _same_number(m, prog)
+                                                else "differs from ours"]
             rows.append([m["quantity"], "no published value",
                          _fmt_value(m["value"], m["ci_low"], m["ci_high"], m["games"], m["runs"]),
-                         m["profile"], _stale_cell(m) if m.get("stale") else "", *blank])
+                         m["profile"], _stale_cell(m) if m.get("stale") else "", *extra])
     return rows
+
+
+def _program_cell(r: Mapping) -> str:
+    """The authors' program's number as REPORT.md shows it: value, interval, games or runs, program and commit."""
+    return _fmt_value(r["value"], r["ci_low"], r["ci_high"], r["games"], r["runs"]) + f" ({r['program']} " \
+        f"{str(r['commit'])[:7]})"
 
 
 def details_markdown(paper: str, lines: pd.DataFrame) -> list[str]:
@@ -1019,14 +1030,15 @@ def _item_section(paper: str, it: dict, folder: Path, base: Path, published: pd.
         if pub.empty:
             sec += ["No numeric published value (figure only); minelab measured:", ""]
         item_lines = lines[lines["item"] == item]
-        program = bool((item_lines["program"] != "").any())
-        rows = _comparison_rows(pub, meas, item_lines, paper, program)
-        if program:  # the program's labelled variants (no published twin), below the numbers
-            own = load_authors(paper)
-            own = own[(own["item"] == item) & ~own["quantity"].isin(set(pub["quantity"]))]
-            rows += [[r["quantity"], "—", "—", "", "", _fmt_value(r["value"], r["ci_low"], r["ci_high"], r["games"],
-                                                                 r["runs"]) + f" ({r['program']} {r['commit'][:7]})",
-                      r["note"]] for r in own.to_dict("records")]
+        own = load_authors(paper)
+        own = own[own["item"] == item]
+        program = bool((item_lines["program"] != "").any()) or not own.empty
+        beside = {(r["item"], r["quantity"]): r for r in own.to_dict("records")
+                  if r["quantity"] not in set(pub["quantity"]) and r["quantity"] in set(meas["quantity"])}
+        rows = _comparison_rows(pub, meas, item_lines, paper, program, beside)
+        # the program's other numbers (its labelled variants: no published or measured twin), below
+        rest = own[~own["quantity"].isin(set(pub["quantity"]) | {q for _, q in beside})]
+        rows += [[r["quantity"], "—", "—", "", "", _program_cell(r), r["note"]] for r in rest.to_dict("records")]
         sec.append(_pipe_table(COMPARISON_HEADER + (PROGRAM_HEADER if program else []), rows))
     return sec + [""]
 

@@ -288,13 +288,30 @@ def test_authors_program_files_are_checked(tmp_path):
     with pytest.raises(ValueError, match="commit and command"):
         report.load_authors("bilir2023", tmp_path)
     assert report.load_authors("gardea2015", tmp_path).empty
-    for paper in report.PAPERS:  # the committed ones load, and name published numbers or labelled variants
+    for paper in report.PAPERS:  # the committed ones load, and name published or measured numbers, or variants
         prog = report.load_authors(paper)
         if prog.empty:
             continue
-        pub_rows = set(zip(*(report.load_published(paper)[c] for c in ("item", "quantity"))))
+        rows = set(zip(*(report.load_published(paper)[c] for c in ("item", "quantity"))))
+        rows |= set(zip(*(report.load_measured(paper)[c] for c in ("item", "quantity"))))
         for r in prog.to_dict("records"):
-            assert (r["item"], r["quantity"]) in pub_rows or "[authors' program variant" in r["quantity"], r
+            assert (r["item"], r["quantity"]) in rows or "[authors' program variant" in r["quantity"], r
+
+
+def test_the_authors_program_stands_beside_a_number_only_minelab_measured(figs):
+    """A program's number of a quantity the paper does not publish (MCTS with 1 simulation at
+    400,000 games: the paper gives only the 10-simulation rate and the ratio) is shown beside
+    minelab's measurement of it, with whether the two can be told apart."""
+    item, quantity = "Fig A1", "MCTS, 1 simulation per state: win rate after 400,000 games"
+    prog = report.load_authors("bilir2023").set_index("quantity").loc[quantity]
+    assert prog["item"] == item and prog["program"] == "cs238project"
+    for value, said in ((float(prog["value"]), "the same number as ours"), (0.5, "differs from ours")):
+        report.record_measured("bilir2023", {"item": item, "quantity": quantity, "value": value,
+                                             "ci_low": value - 0.003, "ci_high": value + 0.003, "games": 10_000},
+                               notebook="bilir2023_rl.ipynb", profile="paper")
+        text = report.build_report().read_text()
+        line = next(x for x in text.splitlines() if x.startswith(f"| {quantity} | no published value"))
+        assert "cs238project" in line and line.rstrip(" |").endswith(said), line
 
 
 def test_fmt_value_says_runs_and_games():

@@ -69,22 +69,30 @@ def read_rows(out: Path) -> list[dict]:
         return list(csv.DictReader(fh))
 
 
-def write_rows(out: Path, rows: list[dict], columns: list[str] = COLUMNS) -> None:
-    """Write the whole CSV (`columns`; other keys of a row are left out) to a temporary file
-    beside it, readable by all, and rename it over the old one."""
+def atomic_write(out: Path, fill, binary: bool = False) -> None:
+    """Write a file through a temporary file beside it, readable by all, renamed over `out`
+    at the end (`fill(fh)` writes the content), so an interrupted write leaves the old file."""
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=out.name + ".", suffix=".tmp", dir=out.parent)
     try:
         os.chmod(tmp, 0o644)
-        with os.fdopen(fd, "w", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
-            writer.writeheader()
-            writer.writerows(rows)
+        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"newline": ""})) as fh:
+            fill(fh)
         os.replace(tmp, out)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def write_rows(out: Path, rows: list[dict], columns: list[str] = COLUMNS) -> None:
+    """Write the whole CSV (`columns`; other keys of a row are left out) atomically."""
+    def fill(fh):
+        writer = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+
+    atomic_write(out, fill)
 
 
 def fmt(x: float | None, digits: int) -> str:

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Re-make every row of data/authors/*.csv from the authors' programs (see tools/authors/README.md).
 # Rows already present (same quantity, seeds and commit) are skipped: delete a row to remake it.
-# One run at a time; about 2 h 10 min on one core of the machine the committed rows were made on.
+# One run at a time; hours on one core of the machine the committed rows were made on (each command's time is
+# in tools/authors/README.md).
 #
 #   BANDITSWEEPER=/tmp/authors/BanditSweeper CS238PROJECT=/tmp/authors/cs238project \
 #   PYTHON=python CS238_PYTHON=/path/to/python-with-gym-0.26.2 sh tools/authors/run_all.sh
@@ -41,3 +42,7 @@ done
 # (1.5-2.5 h per seed on one core)
 "$CS238_PYTHON" tools/authors/run_cs238project.py --checkout "$CS238PROJECT" --agent linear-q --games 30000000 \
     --seeds 1,2,3 --out "$BILIR"
+# bilir2023 Fig A1, MCTS as its class runs (c = 100, 1 simulation per state, its simulations on a copy of the
+# real environment): 400,000 training games, 10^4 greedy evaluation games, seeds 1-3
+"$CS238_PYTHON" tools/authors/run_cs238project.py --checkout "$CS238PROJECT" --agent mcts --simulations 1 \
+    --games 400000 --seeds 1,2,3 --out "$BILIR"
