@@ -1033,11 +1033,12 @@ def _item_section(paper: str, it: dict, folder: Path, base: Path, published: pd.
         own = load_authors(paper)
         own = own[own["item"] == item]
         program = bool((item_lines["program"] != "").any()) or not own.empty
+        published, measured = set(pub["quantity"]), set(meas["quantity"])
         beside = {(r["item"], r["quantity"]): r for r in own.to_dict("records")
-                  if r["quantity"] not in set(pub["quantity"]) and r["quantity"] in set(meas["quantity"])}
+                  if r["quantity"] not in published and r["quantity"] in measured}
         rows = _comparison_rows(pub, meas, item_lines, paper, program, beside)
         # the program's other numbers (its labelled variants: no published or measured twin), below
-        rest = own[~own["quantity"].isin(set(pub["quantity"]) | {q for _, q in beside})]
+        rest = own[~own["quantity"].isin(published | {q for _, q in beside})]
         rows += [[r["quantity"], "—", "—", "", "", _program_cell(r), r["note"]] for r in rest.to_dict("records")]
         sec.append(_pipe_table(COMPARISON_HEADER + (PROGRAM_HEADER if program else []), rows))
     return sec + [""]

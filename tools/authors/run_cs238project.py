@@ -107,6 +107,17 @@ def seeded_program(checkout: Path, seed: int):
     return ms, SeededEnv
 
 
+def evaluation_env(ms, SeededEnv, seed: int):
+    """A fresh environment for the greedy evaluation, with Python random, numpy and its action
+    space seeded with EVAL_SEED_BASE + seed (boards apart from the training run's)."""
+    import numpy as np
+
+    random.seed(EVAL_SEED_BASE + seed)
+    np.random.seed(EVAL_SEED_BASE + seed)
+    SeededEnv.space_seed = EVAL_SEED_BASE + seed
+    return ms.MinesweeperEnv()
+
+
 def run_mcts(checkout: Path, games: int, eval_games: int, seed: int, simulations: int) -> dict:
     """One seeded training run of the authors' MCTS class in this process, then a greedy evaluation.
 
@@ -130,11 +141,7 @@ def run_mcts(checkout: Path, games: int, eval_games: int, seed: int, simulations
             state, _, done, _ = env.step(action)
     train_seconds = time.time() - start
 
-    random.seed(EVAL_SEED_BASE + seed)
-    import numpy as np
-    np.random.seed(EVAL_SEED_BASE + seed)
-    SeededEnv.space_seed = EVAL_SEED_BASE + seed
-    env = ms.MinesweeperEnv()
+    env = evaluation_env(ms, SeededEnv, seed)
     wins = unseen = 0
     for _ in range(eval_games):
         state, done, reward = env.reset(), False, 0
@@ -192,10 +199,7 @@ def run_one(checkout: Path, agent: str, games: int, eval_games: int, seed: int) 
 
     # Greedy evaluation on fresh boards: the script's weights and features, the argmax over closed
     # cells (the script's greedy choice with epsilon 0), a win is a game ending with a positive reward.
-    random.seed(EVAL_SEED_BASE + seed)
-    np.random.seed(EVAL_SEED_BASE + seed)
-    SeededEnv.space_seed = EVAL_SEED_BASE + seed
-    env = ms.MinesweeperEnv()
+    env = evaluation_env(ms, SeededEnv, seed)
     W, B, features = g["W"], g["B"], g["convert_state_to_features"]
     wins = 0
     for _ in range(eval_games):
