@@ -40,7 +40,9 @@ built by `new_workspace`, that also holds the results: `ws.prob`, `ws.certain`,
 steps, each a kernel of its own (a `step`, inlined): 1 `find_constraints`,
 2 `group_boxes`, 3 `find_components`, 4 `enumerate_components` (`search_component` on
 each component), 5 `combine_components`, 6 `marginals`. From a Python loop,
-`solve_fields(tuple(ws), ...)` is the same call with less dispatch overhead.
+`solve_fields(tuple(ws), ...)` is the same call with less dispatch overhead. After a
+solve, `recount_with_mines` counts the layouts with some cells added as mines by searching
+again only the components that hold them (the joint probability that they are all mines).
 """
 from __future__ import annotations
 
@@ -61,9 +63,9 @@ from .engine import _tables, kernel, uniform_below
 # step that is not inlined costs more than the step on small boards.)
 step = njit(cache=True, _nrt=False, inline="always")
 
-__all__ = ["CERTAIN_MINE", "CERTAIN_SAFE", "DEFAULT_MAX_WORK", "INCONSISTENT", "OK", "Solution", "Workspace",
-           "mine_probabilities", "new_workspace", "sample_layout", "sample_layouts", "solve", "solve_fields",
-           "solve_kernel"]
+__all__ = ["CERTAIN_MINE", "CERTAIN_SAFE", "DEFAULT_MAX_WORK", "INCONSISTENT", "NOT_RECOUNTED", "OK", "Solution",
+           "Workspace", "mine_probabilities", "new_workspace", "recount_with_mines", "sample_layout", "sample_layouts",
+           "solve", "solve_fields", "solve_kernel"]
 
 DEFAULT_MAX_WORK = 2_000_000  # search nodes per component: ~10 ms; no real game position comes near
 OK = 0
@@ -645,12 +647,22 @@ def combine_components(ws, n_comp, remaining, untouched):
     and the log number of layouts (ws.stats). Rows of prefix / suffix are
     remaining + 1 long. Returns (used length of the last prefix row, total weight);
     the length is -1 when no total mine count fits."""
-    stride = remaining + 1
+    plen, total = _total_layouts(ws, n_comp, remaining, untouched)
+    if plen >= 0:
+        _suffixes(ws, n_comp, remaining)
+    return plen, total
+
+
+@step
+def _total_layouts(ws, n_comp, remaining, untouched):
+    """combine_components without the suffixes: ws.prefix, ws.untouched_w and the log
+    number of layouts (ws.stats). Returns (used length of the last prefix row, total
+    weight), the length -1 when no total mine count fits."""
     plen = _prefix_convolutions(ws, n_comp, remaining)
     gmax = _untouched_weights(ws, n_comp, remaining, untouched, plen)
     if gmax == -1e300:
         return -1, 0.0  # no total mine count fits
-    last = n_comp * stride
+    last = n_comp * (remaining + 1)
     total = 0.0
     for t in range(plen):
         total += ws.prefix[last + t] * ws.untouched_w[t]
@@ -660,7 +672,6 @@ def combine_components(ws, n_comp, remaining, untouched):
     for comp in range(n_comp):
         logz += ws.comp_logscale[comp]
     ws.stats[STAT_LOG_LAYOUTS] = logz
-    _suffixes(ws, n_comp, remaining)
     return plen, total
 
 
@@ -842,6 +853,79 @@ def _untouched_marginal(ws, n_comp, remaining, untouched, plen, inv_total):
     if lo_r == untouched:
         return 1.0, CERTAIN_MINE
     return acc * inv_total / untouched, UNCERTAIN
+
+
+NOT_RECOUNTED = -1  # recount_with_mines: the position's solve fell back somewhere; solve in full instead
+
+
+@kernel  # a call, not inlined: its callers (best's pattern weights) are inlined in several places
+def recount_with_mines(ws, out, cells, n_cells, max_work):
+    """After `solve_kernel` on ws: the log number of layouts with cells[:n_cells] (unrevealed,
+    not known, distinct) all mines as well, into out.stats[STAT_LOG_LAYOUTS] (out: a
+    scratch Workspace of the same size; ws is not changed). The same count as solving with
+    those cells added to `known`, without redoing the work they leave as it was: a cell
+    touching no number only takes one untouched cell and one mine away, and only the
+    components holding a cell are searched again, their boxes and constraints each one
+    cell and one mine less; every other component keeps its tallies. Returns OK,
+    INCONSISTENT (no layout has them all mines), or NOT_RECOUNTED when ws or a component
+    searched again hit the work bound (its count is an estimate)."""
+    if ws.stats[STAT_FALLBACKS] != 0.0:
+        return NOT_RECOUNTED
+    n_comp = np.int64(ws.stats[STAT_COMPONENTS])
+    remaining = np.int64(ws.stats[STAT_REMAINING]) - n_cells
+    untouched = np.int64(ws.stats[STAT_UNTOUCHED])
+    if remaining < 0:
+        return INCONSISTENT
+    n_box = ws.comp_start[n_comp]
+    for c in range(ws.con_value.shape[0]):  # constraints are numbered below the cell count
+        out.con_value[c] = ws.con_value[c]
+    for q in range(n_box):
+        b = ws.comp_boxes[q]
+        out.comp_boxes[q] = b
+        out.box_size[b] = ws.box_size[b]
+        out.box_ncon[b] = ws.box_ncon[b]
+        for t in range(ws.box_ncon[b]):
+            out.box_cons[b, t] = ws.box_cons[b, t]
+    for comp in range(n_comp + 1):
+        out.comp_start[comp] = ws.comp_start[comp]
+    w_used = 0
+    for comp in range(n_comp):
+        out.comp_mmax[comp] = ws.comp_mmax[comp]
+        out.comp_logscale[comp] = ws.comp_logscale[comp]
+        out.comp_fallback[comp] = 0  # marks the components to search again
+        woff = ws.comp_w_off[comp]
+        out.comp_w_off[comp] = woff
+        for m in range(ws.comp_mmax[comp] + 1):
+            out.comp_w[woff + m] = ws.comp_w[woff + m]
+        w_used = max(w_used, woff + ws.comp_mmax[comp] + 1)
+    for t in range(n_cells):
+        b = ws.cell_box[cells[t]]
+        if b < 0:
+            untouched -= 1
+            continue
+        out.box_size[b] -= 1
+        for u in range(ws.box_ncon[b]):
+            out.con_value[ws.box_cons[b, u]] -= 1
+        out.comp_fallback[ws.box_comp[b]] = 1
+    if untouched < 0:
+        return INCONSISTENT
+    for q in range(n_box):
+        b = ws.comp_boxes[q]
+        for u in range(out.box_ncon[b]):
+            if out.con_value[out.box_cons[b, u]] < 0:
+                return INCONSISTENT  # a number with more mines around it than it shows
+    e_used = 0
+    for comp in range(n_comp):
+        if out.comp_fallback[comp] == 0:
+            continue
+        w_used, e_used = _start_component(out, comp, remaining, w_used, e_used)  # clears comp_fallback
+        search_component(out, comp, remaining, max_work, -1, 0.0)
+        if out.comp_fallback[comp]:
+            return NOT_RECOUNTED
+        if not _scale_component(out, comp):
+            return INCONSISTENT
+    plen, _ = _total_layouts(out, n_comp, remaining, untouched)
+    return OK if plen >= 0 else INCONSISTENT
 
 
 @kernel

@@ -564,8 +564,9 @@ def test_best_fifty_fifty_pattern_weights_match_brute_force():
     """The long-term risk's pattern weights (`pattern_weight`: the probability that a row
     pair, column pair or 2x2 box holds its mines in one arrangement with every enabler
     around it a mine) equal a brute-force count of layouts, at every guess of real 8x8x10
-    games: both ways of computing them are checked, solves with cells added to the known
-    mines and the closed form for cells that touch no number (`untouched_joint`)."""
+    games: both ways of computing them are checked, recounts of the layouts with cells added
+    as mines (`recount_with_mines`) and the closed form for cells that touch no number
+    (`untouched_joint`)."""
     from minelab.agents.best import PAT_BOX, STAT_LOG_LAYOUTS, pattern_cells, pattern_weight, scan_fifty_fifties
 
     agent = ml.make_agent("best", long_term_risk=0.9)

@@ -100,6 +100,7 @@ from ..probability import (
     CERTAIN_MINE,
     CERTAIN_SAFE,
     DEFAULT_MAX_WORK,
+    NOT_RECOUNTED,
     OK,
     STAT_FALLBACKS,
     STAT_LOG_LAYOUTS,
@@ -107,6 +108,7 @@ from ..probability import (
     Workspace,
     new_workspace,
     number_need,
+    recount_with_mines,
     solve_kernel,
     step,
     untouched_joint,
@@ -919,7 +921,7 @@ def unresolvable_pair(gs, s):
 # next to the other(s) in the same way, so swapping the mines changes no number: an
 # unresolvable 50/50. Its weight is the probability of the layouts where the pattern's mine
 # cells are mines, its safe cells safe and its enablers mines (inclusion-exclusion over
-# solves with cells added to the known mines).
+# counts of the layouts with cells added as mines, `_mines_weight`).
 PAT_ROW = 0
 PAT_COL = 1
 PAT_BOX = 2
@@ -976,14 +978,19 @@ def pattern_cells(rows, cols, kind, r, c, cells, enablers):
 @step
 def _mines_weight(gs, s, x, n_fixed, log_z):
     """Probability of the layouts where x.ltr_cells[:n_fixed] are all mines (beside the
-    known ones): one solve with them added to the known mines; 0 when none fits."""
-    known2 = x.ltr_known
-    for i in range(known2.shape[0]):
-        known2[i] = s.known[i]
-    for t in range(n_fixed):
-        known2[x.ltr_cells[t]] = 1
-    # max_work as an int64, not a literal: a literal would compile solve_kernel once more
-    code = solve_kernel(x.look, gs.shown, known2, gs.spec[SP_MINES], gs.nbr, gs.nbr_count, np.int64(DEFAULT_MAX_WORK))
+    known ones): the position's count recounted with them mines (`recount_with_mines`,
+    only the components they are in searched again), or where that cannot be exact, one
+    solve with them added to the known mines; 0 when none fits."""
+    # max_work as an int64, not a literal: a literal would compile the search once more
+    code = recount_with_mines(s.ws, x.look, x.ltr_cells, n_fixed, np.int64(DEFAULT_MAX_WORK))
+    if code == NOT_RECOUNTED:
+        known2 = x.ltr_known
+        for i in range(known2.shape[0]):
+            known2[i] = s.known[i]
+        for t in range(n_fixed):
+            known2[x.ltr_cells[t]] = 1
+        code = solve_kernel(x.look, gs.shown, known2, gs.spec[SP_MINES], gs.nbr, gs.nbr_count,
+                            np.int64(DEFAULT_MAX_WORK))
     if code != OK:
         return 0.0
     return np.exp(x.look.stats[STAT_LOG_LAYOUTS] - log_z)
