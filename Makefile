@@ -24,7 +24,7 @@ smoke: $(STAMP)
 	$(BIN)/minelab reproduce --profile smoke
 
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=30
 
 test-fast: lint
 	$(BIN)/python -m pytest -q -m "not slow"
