@@ -656,7 +656,10 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
 
 
 # ------------------------------------------------------------------ the decision
-@step
+# A kernel, not a step: the batch loop, the rollouts and Python all call this one compiled
+# function. Inlined, numba would compile the whole decision again inside each caller, and
+# inlining it into the batch loop alone takes several times its own compile time.
+@kernel
 def best_decide(gs, s, x, cfg, rng):
     """One decision of `best` on game gs: s.moves[:k]; returns k, -1 when inconsistent.
     s.decision: DC_GUESS = 1 for a guess, DC_STEP the step that chose it (STEP_*),
