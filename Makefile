@@ -6,6 +6,8 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# pytest-xdist processes of make test (the notebooks' own sweeps start two workers each)
+TEST_WORKERS ?= 2
 
 .PHONY: reproduce smoke test test-fast lint playthroughs docs lab browser-test bench clean distclean venv
 
@@ -24,10 +26,10 @@ smoke: $(STAMP)
 	$(BIN)/minelab reproduce --profile smoke
 
 test: lint
-	$(BIN)/python -m pytest -q --durations=30
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --durations=30
 
 test-fast: lint
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
