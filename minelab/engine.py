@@ -119,6 +119,14 @@ def _deal_no_guess_without_work(gs, cell, rng):
 
 
 # ----------------------------------------------------------------------------- kernels
+@njit(cache=True, _nrt=False, inline="always")
+def without_deal_work(gs):
+    """gs with deal_work (): the same arrays, for code that never deals. A kernel that takes
+    it is compiled once for every first-click rule (a GameState's type includes its
+    deal_work's), so the no-guess rule does not compile an agent's decision again."""
+    return GameState(gs.spec, gs.counters, gs.mine, gs.counts, gs.shown, gs.stack, gs.nbr, gs.nbr_count, ())
+
+
 @njit(cache=True)
 def neighbour_table(rows, cols):
     n = rows * cols

@@ -92,9 +92,11 @@ from ..engine import (
     SP_ROWS,
     ST_DEALT,
     ST_STATUS,
+    NO_DEAL_WORK,
     kernel,
     neighbour_counts,
     open_cell,
+    without_deal_work,
 )
 from ..probability import (
     CERTAIN_MINE,
@@ -1474,7 +1476,7 @@ def _best_move(state, gs, rng, deal_rng):
     s = state.s
     kind, cell = next_pending(gs, s)
     while cell < 0:
-        k = best_decide(gs, s, state.x, state.cfg, rng)
+        k = best_decide(without_deal_work(gs), s, state.x, state.cfg, rng)
         if k < 0:
             return np.int64(REVEAL), np.int64(-1)
         state.extra[_X_ENDGAMES] += s.decision[DC_STEP] == STEP_ENDGAME
@@ -1510,7 +1512,7 @@ def best_rollouts(gs, layouts, opened, candidates, s, x, cfg, rng, wins):
             open_cell(gs, candidates[k])
             s.known[:] = 0
             while st[ST_STATUS] == 0:
-                n_moves = best_decide(gs, s, x, cfg, rng)
+                n_moves = best_decide(without_deal_work(gs), s, x, cfg, rng)
                 if n_moves < 0:
                     break
                 apply_decision(gs, s, n_moves, rng)
@@ -1581,7 +1583,7 @@ class BestAgent(CSPAgent):
     def _decide(self, gs, s, level) -> int:
         """One decision by best's kernel (csp's `decision` calls it), the memo off: the
         explanation reads the buffers the decision filled."""
-        return best_decide(gs, s, self.buffers(level.cells, level.mines),
+        return best_decide(gs._replace(deal_work=NO_DEAL_WORK), s, self.buffers(level.cells, level.mines),
                            self.settings(level.rows, level.cols, memo=False), self.rng)
 
     # --- why (explain) -----------------------------------------------------------------
