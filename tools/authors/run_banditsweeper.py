@@ -208,6 +208,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--variant", choices=sorted(VARIANTS), default="published",
                         help="no-symmetry: a labelled variant keying actions by the raw window")
     parser.add_argument("--out", type=Path, required=True, help="CSV to append rows to")
+    parser.add_argument("--chunk", type=int, default=CHUNK,
+                        help="training games between checkpoints (the run's results do not depend on it)")
     parser.add_argument("--cache-dir", type=Path, default=Path.home() / ".cache" / "minelab-authors",
                         help="per-run results and checkpoints, so an interrupted command resumes where it stopped")
     args = parser.parse_args(argv)
@@ -216,8 +218,9 @@ def main(argv: list[str] | None = None) -> None:
     unknown = [t for t in tests if t not in LEVELS]
     if unknown:
         fail(f"--tests: {', '.join(unknown)} not a standard level ({', '.join(LEVELS)})")
-    if args.games < 1 or args.test_games < 1:
-        fail(f"--games and --test-games must be positive, got {args.games} and {args.test_games}")
+    if args.games < 1 or args.test_games < 1 or args.chunk < 1:
+        fail(f"--games, --test-games and --chunk must be positive, got {args.games}, {args.test_games} "
+             f"and {args.chunk}")
 
     checkout = args.checkout.resolve()
     check_checkout(checkout)
@@ -247,7 +250,7 @@ def main(argv: list[str] | None = None) -> None:
         if result is None or (need_player and not trained_file.is_file()):
             print(f"run_banditsweeper: {board}, {args.games} games, {args.variant}, seed {seed}", file=sys.stderr)
             checkpoint = args.cache_dir / f"{stem}.checkpoint.pickle"
-            trained = run_one(checkout, args.board, player, args.games, seed, args.variant, checkpoint)
+            trained = run_one(checkout, args.board, player, args.games, seed, args.variant, checkpoint, args.chunk)
             if tests:
                 atomic_bytes(trained_file, pickle.dumps(trained["player"]))
             result = {k: v for k, v in trained.items() if k != "player"}
