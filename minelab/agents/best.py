@@ -87,12 +87,12 @@ from numba import njit
 
 from ..cells import COVERED, REVEAL
 from ..engine import (
+    NO_DEAL_WORK,
     SP_COLS,
     SP_MINES,
     SP_ROWS,
     ST_DEALT,
     ST_STATUS,
-    NO_DEAL_WORK,
     kernel,
     neighbour_counts,
     open_cell,
