@@ -72,11 +72,11 @@ def test_plays_and_reads_published_numbers(installed):
 def test_reproduces_a_notebook_into_the_scratch_directory(installed):
     scratch = installed["scratch"]
     out = run([str(installed["bin"] / "minelab"), "reproduce", "--profile", "smoke", "--only",
-               "antimatroid2012_agents"], cwd=scratch, env=installed["env"], timeout=900)
-    assert "antimatroid2012_agents" in out and "REPORT.md" in out
+               "gardea2015_training_solver"], cwd=scratch, env=installed["env"], timeout=900)
+    assert "gardea2015_training_solver" in out and "REPORT.md" in out
     assert (scratch / "figures" / "REPORT.md").exists()
-    assert (scratch / "figures" / "antimatroid2012" / "measured.csv").exists()
-    assert (scratch / "build" / "antimatroid2012_agents.ipynb").exists()
+    assert (scratch / "figures" / "gardea2015" / "measured.csv").exists()
+    assert (scratch / "build" / "gardea2015_training_solver.ipynb").exists()
     assert any((scratch / "data" / "results").rglob("*.parquet"))
     written = [p for p in installed["site"].joinpath("minelab").rglob("*")
                if p.suffix in (".png", ".md", ".parquet") or p.name == "measured.csv"]
