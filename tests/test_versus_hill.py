@@ -49,12 +49,17 @@ def test_a_missing_file_names_the_command_that_makes_it(hill_data):
         H.paired_games()
 
 
-def _shadow(hill_data, rows: list[dict], games: int) -> None:
+def _shadow(hill_data, rows: list[dict], games: int, agent: str = "best a", more: tuple = ()) -> None:
+    """shadow.csv and shadow_games.csv: `rows` and `games` games played by `agent`, then the
+    (rows, games, agent) of `more`."""
     base = {"level": "16x30x99", "seed": 0, "covered": 400, "mines_left": 80, "best_frontier": True,
-            "hill_frontier": True, "hill_kind": 1, "layouts": 1000, "program": "p", "commit": "c", "agent": "a"}
-    pd.DataFrame([{**base, **r} for r in rows]).to_csv(hill_data / "shadow.csv", index=False)
-    pd.DataFrame({"level": "16x30x99", "game": range(games), "seed": 0, "won": False, "guesses": 1, "differ": 1,
-                  "program": "p", "commit": "c"}).to_csv(hill_data / "shadow_games.csv", index=False)
+            "hill_frontier": True, "hill_kind": 1, "layouts": 1000, "program": "p", "commit": "c"}
+    played = [(rows, games, agent), *more]
+    pd.DataFrame([{**base, **r, "agent": a} for rs, _, a in played for r in rs]).to_csv(
+        hill_data / "shadow.csv", index=False)
+    pd.concat([pd.DataFrame({"level": "16x30x99", "game": range(n), "seed": 0, "won": False, "guesses": 1,
+                             "differ": 1, "program": "p", "commit": "c", "agent": a}) for _, n, a in played]
+              ).to_csv(hill_data / "shadow_games.csv", index=False)
 
 
 def test_the_catalogue_sorts_disagreements_by_the_position_and_sums_them_per_game(hill_data):
@@ -83,7 +88,25 @@ def test_the_catalogue_sorts_disagreements_by_the_position_and_sums_them_per_gam
     assert t.loc["hill safer", "disagreements"] == 0 and np.isnan(t.loc["hill safer", "mean_diff"])
     assert t.loc["hill safer", "cost_per_game"] == 0  # no such disagreement: it costs nothing
     assert t.loc["all", "cost_low"] < t.loc["all", "cost_per_game"] < t.loc["all", "cost_high"]
+    assert (t["agent"] == "best a").all() and not t["best_is_today"].any()
     H.catalogue_figure(t.reset_index())
+
+
+def test_the_catalogue_reads_one_version_of_best_today_s_first(hill_data):
+    from minelab.paths import golden_digests
+
+    today = f"best {golden_digests()['best']}"
+    row = {"step": 1, "best_cell": 5, "hill_cell": 9, "best_win": 0.4, "hill_win": 0.5, "game": 0, "revealed": 100,
+           "log_layouts": 40.0, "best_p": 0.2, "hill_p": 0.2, "diff": 0.1, "diff_low": 0.05, "diff_high": 0.15}
+    _shadow(hill_data, [row, {**row, "game": 1}], games=5, agent="best old", more=[([row], 2, "best older")])
+    assert H.shadow_agent() == "best older"  # no game by today's best: the version that played last
+    t = H.catalogue("best old").set_index("class")
+    assert (t.loc["all", "disagreements"], t.loc["all", "games"]) == (2, 5)
+    _shadow(hill_data, [row, {**row, "game": 1}], games=5, agent="best old", more=[([row], 2, today)])
+    assert H.shadow_agent() == today
+    t = H.catalogue().set_index("class")
+    assert (t.loc["all", "disagreements"], t.loc["all", "games"]) == (1, 2) and t["best_is_today"].all()
+    assert t.loc["all", "cost_per_game"] == pytest.approx(0.1 / 2)
 
 
 def test_move_values_play_best_after_each_move_on_layouts_consistent_with_the_view():

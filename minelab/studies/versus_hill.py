@@ -17,7 +17,10 @@ harness writes what it measures into data/hill/; this module only reads those fi
   valued on the same layouts drawn exactly from the position's posterior, each continued by
   `best` to the end (data/hill/shadow.csv, a row per guess; shadow_games.csv, a row per
   game). `catalogue()` sorts the valued disagreements into the classes of `CLASSES`,
-  defined from the position and the two moves alone, never from their values.
+  defined from the position and the two moves alone, never from their values. The files
+  keep every version of `best` that played; these functions take one (`shadow_agent()`:
+  today's `best` when it has played, else the version that played last), and the catalogue
+  names it and says whether it is today's.
 
 The catalogue's *cost per game* of a class is what Hill's moves of that class would gain
 `best` per game played, if each changed only that decision: the sum of the class's
@@ -105,11 +108,24 @@ def paired_games() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def disagreements() -> pd.DataFrame:
-    """The valued disagreements of shadow play: a row per guess where Hill's reveal differs
-    from best's, with the share of safe cells revealed and each class of CLASSES as a column."""
+def shadow_agent() -> str:
+    """The version of `best` the shadow-play functions read: today's (its golden
+    playthrough's digest) when data/hill/shadow_games.csv has its games, else the version
+    of the file's last game."""
+    games = _read("shadow_games", "shadow")
+    if "agent" not in games or games.empty:
+        raise ValueError("data/hill/shadow_games.csv names no version of best (its 'agent' column)")
+    today = f"best {golden_digests().get('best', '')}"
+    return today if (games["agent"] == today).any() else str(games["agent"].iloc[-1])
+
+
+def disagreements(agent: str | None = None) -> pd.DataFrame:
+    """The valued disagreements of shadow play by `agent` (a version of `best`; default
+    `shadow_agent()`): a row per guess where Hill's reveal differs from best's, with the share
+    of safe cells revealed and each class of CLASSES as a column."""
+    agent = shadow_agent() if agent is None else agent
     d = _read("shadow", "shadow")
-    d = d[d["layouts"] > 0].copy()
+    d = d[(d["layouts"] > 0) & (d["agent"] == agent)].copy()
     for col in ("best_frontier", "hill_frontier"):
         d[col] = d[col].astype(str).str.lower().eq("true")
     safe = {lv: Level.parse(lv).cells - Level.parse(lv).mines for lv in d["level"].unique()}
@@ -119,19 +135,25 @@ def disagreements() -> pd.DataFrame:
     return d.reset_index(drop=True)
 
 
-def shadow_games() -> pd.DataFrame:
-    """A row per game of shadow play (the denominator of the cost per game)."""
-    return _read("shadow_games", "shadow")
+def shadow_games(agent: str | None = None) -> pd.DataFrame:
+    """A row per game of shadow play by `agent` (default `shadow_agent()`): the denominator
+    of the cost per game."""
+    agent = shadow_agent() if agent is None else agent
+    games = _read("shadow_games", "shadow")
+    return games[games["agent"] == agent].reset_index(drop=True)
 
 
-def catalogue(d: pd.DataFrame | None = None, games: pd.DataFrame | None = None) -> pd.DataFrame:
-    """A row per class of CLASSES (and one for all disagreements): how many there are, how
-    many of Hill's moves are significantly better (95% interval above 0) or worse, how many
-    of either side chance alone would make so (`by_chance`: 2.5% of the disagreements whose
-    interval has any width, were the two moves always worth the same), the mean difference,
-    and the cost per game to `best` with its 95% interval."""
-    d = disagreements() if d is None else d
-    games = shadow_games() if games is None else games
+def catalogue(agent: str | None = None) -> pd.DataFrame:
+    """The shadow play of `agent` (a version of `best`; default `shadow_agent()`), a row per
+    class of CLASSES (and one for all disagreements): how many there are, how many of Hill's
+    moves are significantly better (95% interval above 0) or worse, how many of either side
+    chance alone would make so (`by_chance`: 2.5% of the disagreements whose interval has any
+    width, were the two moves always worth the same), the mean difference, and the cost per
+    game to `best` with its 95% interval; `agent` names the version of `best` and
+    `best_is_today` says whether it is today's."""
+    agent = shadow_agent() if agent is None else agent
+    d, games = disagreements(agent), shadow_games(agent)
+    today = f"best {golden_digests().get('best', '')}"
     n_games = len(games)
     rows = []
     for name, mask in [("all", np.ones(len(d), bool)), *((n, d[n].to_numpy()) for n in CLASSES)]:
@@ -144,7 +166,7 @@ def catalogue(d: pd.DataFrame | None = None, games: pd.DataFrame | None = None) 
                      "best_better": int((sub["diff_high"] < 0).sum()),
                      "by_chance": 0.025 * int((sub["diff_high"] > sub["diff_low"]).sum()), "mean_diff": mean,
                      "diff_low": lo, "diff_high": hi, "games": n_games, "cost_per_game": cost, "cost_low": cost_lo,
-                     "cost_high": cost_hi})
+                     "cost_high": cost_hi, "agent": agent, "best_is_today": agent == today})
     return pd.DataFrame(rows)
 
 
@@ -171,6 +193,8 @@ def catalogue_figure(table: pd.DataFrame):
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_yticks(y, [f"{c} ({n})" for c, n in zip(t["class"], t["disagreements"])])
     ax.set_xlabel("win rate Hill's moves of the class would add to best, points per game (95% interval)")
-    ax.set_title(f"Shadow play on {int(t['games'].iloc[0]):,} expert games: where Hill's solver and best differ")
+    who = "today's best" if t["best_is_today"].iloc[0] else f"{t['agent'].iloc[0]} (not today's)"
+    ax.set_title(f"Shadow play, {who}, {int(t['games'].iloc[0]):,} expert games:\n"
+                 "where Hill's solver and best differ", fontsize=10)
     fig.tight_layout()
     return fig

@@ -70,7 +70,7 @@ SHADOW_LAYOUTS = 1_000  # posterior layouts each disagreement's two moves are va
 SHADOW_COLUMNS = ["level", "game", "seed", "step", "revealed", "covered", "mines_left", "log_layouts", "best_cell",
                   "best_p", "best_frontier", "hill_cell", "hill_p", "hill_frontier", "hill_kind", "layouts",
                   "best_win", "hill_win", "diff", "diff_low", "diff_high", "program", "commit", "agent"]
-SHADOW_GAME_COLUMNS = ["level", "game", "seed", "won", "guesses", "differ", "program", "commit"]
+SHADOW_GAME_COLUMNS = ["level", "game", "seed", "won", "guesses", "differ", "program", "commit", "agent"]
 # agent: best's golden playthrough digest
 PAIRED_COLUMNS = ["level", "chunk", "seed", "games", "best_won", "hill_won", "both_won", "program", "commit", "agent",
                   "hill_games"]
@@ -273,15 +273,25 @@ def shadow_game(hill: HillSolver, best, level: ml.Level, g: int, seed: int) -> t
 
 
 def run_shadow(hill: HillSolver, games: int, out: Path, level_name: str = LEVEL) -> None:
-    """Shadow play over games 0..games-1. `out` holds a row per guess; `<out>_games.csv` a
-    row per game played (the denominator), written after the game's guesses, so a run
-    resumes at the first game not listed there (its guesses, if any were written, are
-    dropped and made again)."""
+    """Shadow play by today's `best` over games 0..games-1. `out` holds a row per guess;
+    `<out>_games.csv` a row per game played (the denominator), written after the game's
+    guesses, so a run resumes at the first game today's `best` has not listed there (its
+    guesses, if any were written, are dropped and made again). Rows of other levels, commits
+    and versions of `best` stay in both files as they are."""
     level = ml.Level.parse(level_name)
+    agent = f"best {golden_digests()['best']}"
     games_out = out.with_name(out.stem + "_games.csv")
-    played = [r for r in harness.read_rows(games_out) if r["level"] == level_name and r["commit"] == PINNED]
+
+    def ours(r: dict) -> bool:
+        return r["level"] == level_name and r["commit"] == PINNED and r.get("agent") == agent
+
+    all_played = harness.read_rows(games_out)
+    others = [r for r in all_played if not ours(r)]
+    played = [r for r in all_played if ours(r)]
     done = {int(r["game"]) for r in played}
-    rows = [r for r in harness.read_rows(out) if int(r["game"]) in done]
+    all_rows = harness.read_rows(out)
+    other_rows = [r for r in all_rows if not ours(r)]
+    rows = [r for r in all_rows if ours(r) and int(r["game"]) in done]
     best = ml.make_agent("best", seed=SHADOW_ROOT)
     for g in range(games):
         if g in done:
@@ -290,11 +300,11 @@ def run_shadow(hill: HillSolver, games: int, out: Path, level_name: str = LEVEL)
         seed = shadow_seed(level_name, g)
         new, won = shadow_game(hill, best, level, g, seed)
         rows += new
-        harness.write_rows(out, rows, SHADOW_COLUMNS)
+        harness.write_rows(out, other_rows + rows, SHADOW_COLUMNS)
         differ = sum(1 for r in new if r["layouts"])
-        played.append({"level": level_name, "game": g, "seed": seed, "won": won,
-                       "guesses": len(new), "differ": differ, "program": PROGRAM, "commit": PINNED})
-        harness.write_rows(games_out, played, SHADOW_GAME_COLUMNS)
+        played.append({"level": level_name, "game": g, "seed": seed, "won": won, "guesses": len(new),
+                       "differ": differ, "program": PROGRAM, "commit": PINNED, "agent": agent})
+        harness.write_rows(games_out, others + played, SHADOW_GAME_COLUMNS)
         print(f"game {g}: {len(new)} guesses, {differ} differ ({time.perf_counter() - start:.0f} s)", flush=True)
 
 
