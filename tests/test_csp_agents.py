@@ -347,6 +347,52 @@ def test_best_dominance_takes_a_safer_cell_that_is_safe_whenever_the_chosen_one_
             assert off.buffers(36, 8).replaced[0] == -1
 
 
+def _hill_candidates(mines, reveal, flags=()):
+    """best with tie_order "hill" decides in the position of layout `mines` (a bool array)
+    with the cells of `reveal` revealed: (the off-frontier cells it may guess, the frontier cells)."""
+    from minelab.agents.best import candidate_order
+
+    game = ml.Game.from_mines(mines)
+    for r, c in reveal:
+        game.reveal(r, c)
+    agent = ml.make_agent("best", tie_order="hill")
+    lv = game.level
+    s = agent.state(lv.cells, lv.mines)
+    agent.decision(game)
+    x = agent.buffers(lv.cells, lv.mines)
+    m = candidate_order(game._gs._replace(deal_work=()), s, x, agent.settings(lv.rows, lv.cols).tie_order)
+    cells = {divmod(int(c), lv.cols) for c in x.candidates[:m]}
+    near = {divmod(i, lv.cols) for i in range(lv.cells) if s.dist[i] == 1 and s.known[i] == 0}
+    assert near <= cells
+    return cells - near, near
+
+
+def test_best_hill_candidates_off_the_frontier_are_the_cells_hill_looks_at():
+    """tie_order "hill": off the frontier, only the cells two away from a number in its row
+    or column, and those with two or three covered neighbours (here the board's corners);
+    the whole ring two away on a dense board; every cell when fewer than 30 are off the
+    frontier."""
+    mines = np.zeros((16, 30), bool)
+    mines[9, 16] = True  # (8, 15) shows 1
+    for r, c in [(0, 3), (3, 0), (15, 29), (12, 22), (5, 27)]:
+        mines[r, c] = True
+    off, near = _hill_candidates(mines, [(8, 15)])
+    assert len(near) == 8
+    assert off == {(6, 15), (10, 15), (8, 13), (8, 17), (0, 0), (0, 29), (15, 0), (15, 29)}
+
+    dense = np.zeros((8, 8), bool)
+    dense.ravel()[[i for i in range(64) if i not in (27, 28, 29, 30, 31) and i % 5 != 1][:30]] = True
+    assert dense.sum() == 30 and not dense[3, 3] and dense[2, 2]  # (3, 3) shows a number; 30 * 5 > 63 * 2
+    off, near = _hill_candidates(dense, [(3, 3)])
+    ring = {(3 + dr, 3 + dc) for dr in range(-2, 3) for dc in range(-2, 3) if max(abs(dr), abs(dc)) == 2}
+    assert ring <= off and off - ring <= {(0, 0), (0, 7), (7, 0), (7, 7)}
+
+    small = np.zeros((5, 5), bool)
+    small[1, 1] = True
+    off, near = _hill_candidates(small, [(2, 2)])
+    assert off == {(r, c) for r in range(5) for c in range(5) if max(abs(r - 2), abs(c - 2)) == 2}
+
+
 def _best_guesses(agent, level, seeds):
     """`agent` plays one game of `level` per seed, decision by decision: yields (game, s,
     cell) at each guess made once a cell is revealed (s: the state its decision filled,

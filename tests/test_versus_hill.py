@@ -109,6 +109,26 @@ def test_the_catalogue_reads_one_version_of_best_today_s_first(hill_data):
     assert t.loc["all", "cost_per_game"] == pytest.approx(0.1 / 2)
 
 
+def test_resolutions_count_where_a_change_moves_at_each_class(hill_data):
+    common = {"step": 1, "best_cell": 5, "hill_cell": 9, "best_win": 0.4, "hill_win": 0.5, "log_layouts": 60.0}
+    _shadow(hill_data, [
+        {**common, "game": 0, "revealed": 3, "best_p": 0.2, "hill_p": 0.2, "diff": 0.10, "diff_low": 0.05,
+         "diff_high": 0.15},
+        {**common, "game": 1, "revealed": 100, "best_p": 0.1, "hill_p": 0.3, "diff": 0.02, "diff_low": -0.01,
+         "diff_high": 0.05},
+        {**common, "game": 2, "revealed": 100, "best_p": 0.1, "hill_p": 0.3, "diff": 0.04, "diff_low": 0.0,
+         "diff_high": 0.08},
+    ], games=3)
+    pd.DataFrame({"level": "16x30x99", "game": [0, 1, 2, 0], "step": 1, "agent": ["best a"] * 3 + ["best b"],
+                  "change": '{"x": 1}', "best_cell": 5, "hill_cell": 9, "new_cell": [9, 5, 7, 9]}
+                 ).to_csv(hill_data / "resolved.csv", index=False)
+    t = H.resolutions().set_index("class")
+    assert tuple(t.loc["all", ["disagreements", "takes_hill", "keeps_best", "takes_other"]]) == (3, 1, 1, 1)
+    assert t.loc["all", "diff_taken"] == pytest.approx(0.10) and (t["agent"] == "best a").all()
+    assert tuple(t.loc["hill riskier", ["disagreements", "takes_hill", "keeps_best", "takes_other"]]) == (2, 0, 1, 1)
+    assert np.isnan(t.loc["hill riskier", "diff_taken"])
+
+
 def test_move_values_play_best_after_each_move_on_layouts_consistent_with_the_view():
     # 3x3x2, mines at (2, 1) and (2, 2): a click in the corner floods rows 0 and 1, which
     # show 1 2 2; only (2, 0) is safe, in every consistent layout

@@ -53,9 +53,16 @@ written here from scratch. A decision takes the first of these steps that applie
    most LTR_MISSING unknown, are all mines), since such a cell would be guessed at 1/2
    later anyway; `dominance=True` reveals a safer cell b instead of the chosen c when b is
    certain safe whatever c shows (b first survives exactly when c does, and shows more).
-5. Order among equally safe cells: `tie_order="corners"` (default) takes cells with fewer
-   neighbours first (corners, then edges: the likeliest to show a 0 and open an area),
-   then the closest to the revealed area; "frontier" takes the closest first (HCSP's rule).
+5. The candidates and their order among equally safe cells. `tie_order="corners"`
+   (default) takes every cell, those with fewer neighbours first (corners, then edges: the
+   likeliest to show a 0 and open an area), then the closest to the revealed area;
+   "frontier" takes every cell, the closest first (HCSP's rule). "hill" takes D. Hill's
+   candidates: every cell on the frontier, and off it only the cells his solver looks at
+   (all of them when fewer than HILL_FEW_OFF are off the frontier; else those two cells
+   from a number in its row or column, the whole ring of cells two away where the mines
+   left are more than 2/5 of the covered cells, and those with two or three covered
+   neighbours that are not certain mines); equally safe, frontier cells come first, then
+   cells with fewer neighbours, then the closest. With no such candidate, every cell is one.
 6. A decision memo: the guess is a pure function of the position, so a position met
    again (early ones recur) gets the guess computed the first time, checked cell by cell;
    positions with at most MEMO_REVEALED (8) revealed cells are kept. It changes no move.
@@ -151,7 +158,14 @@ GUESS_BLEND = 2
 GUESS_SECONDARY = 3
 ORDER_CORNERS = 1
 ORDER_FRONTIER = 0
-TIE_ORDERS = ("corners", "frontier")  # the first is the default
+ORDER_HILL = 2
+TIE_ORDERS = {"corners": ORDER_CORNERS, "frontier": ORDER_FRONTIER, "hill": ORDER_HILL}  # the first is the default
+HILL_FEW_OFF = 30  # "hill": with fewer off-frontier cells than this, every one is a candidate
+# "hill": the cells two away from a number that may be guessed off the frontier: in its row
+# and column, or (where the mines left are more than 2/5 of the covered cells) the whole ring
+HILL_OFFSETS = np.array([(2, 0), (-2, 0), (0, 2), (0, -2)], np.int64)
+HILL_OFFSETS_DENSE = np.array([(dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if max(abs(dr), abs(dc)) == 2],
+                              np.int64)
 GUESS_RULES = ("two-step", "pseq", "blend", "secondary")  # indices are the kernel's codes
 GUESS_STEPS = ("lookahead", "endgame", "fifty-fifty", "pseudo")  # s.decision[DC_STEP] indexes it (`guess_step`)
 STEP_LOOKAHEAD, STEP_ENDGAME, STEP_FIFTY_FIFTY, STEP_PSEUDO = range(4)
@@ -258,7 +272,7 @@ class BestSettings(NamedTuple):
     progress_weight: float  # blend, secondary: the score's factor (1 + progress_weight * P(progress | safe))
     margin: float  # pseq, blend, secondary: candidates within this of the least mine probability
     float_cut: float  # secondary: an off-frontier cell needs safety >= (1 - float_cut) x the best (1: off)
-    tie_order: int  # ORDER_CORNERS or ORDER_FRONTIER
+    tie_order: int  # ORDER_HILL, ORDER_CORNERS or ORDER_FRONTIER
     fifty_fifty: bool  # step 3 on (False: a forced 50/50 is left to the lookahead, for the ablation)
     wide_fifty_fifty: bool  # step 3 also takes pairs with unrevealed neighbours that no reveal can tell apart
     dominance: bool  # secondary: a safer cell that is safe whenever the chosen one is, is taken instead
@@ -1155,10 +1169,11 @@ def scan_fifty_fifties(gs, s, x, want_pseudo):
 
 @step
 def candidate_order(gs, s, x, tie_order):
-    """The cells a guess may take (unrevealed, not known, not certain mines) into
-    x.candidates[:m], and the order to look at them into x.ranked[:m]: mine probability
-    (equal to 1e-9 counts as equal), then the tie order, then distance to the revealed
-    area, then cell order. Returns m."""
+    """The cells a guess may take (unrevealed, not known, not certain mines; with
+    ORDER_HILL only D. Hill's candidates, `hill_off_frontier`) into x.candidates[:m], and
+    the order to look at them into x.ranked[:m]: mine probability (equal to 1e-9 counts as
+    equal), then the tie order (step 5), then distance to the revealed area, then cell
+    order. Returns m."""
     view = gs.shown
     nbr_count = gs.nbr_count
     prob = s.ws.prob
@@ -1166,17 +1181,96 @@ def candidate_order(gs, s, x, tie_order):
     order = x.candidates
     keys = x.keys
     frontier_distance(view, gs.nbr, nbr_count, dist, s.queue)
+    hill = tie_order == ORDER_HILL
+    looked_at = x.merge_tmp  # per cell, until the sort takes it as its scratch
+    if hill:
+        hill_off_frontier(gs, s, looked_at)
     m = 0
     for i in range(view.shape[0]):
-        if view[i] < 0 and s.known[i] == 0 and prob[i] < 1.0:
+        if view[i] < 0 and s.known[i] == 0 and prob[i] < 1.0 and (not hill or dist[i] < 2 or looked_at[i] != 0):
             order[m] = i
             m += 1
+    if m == 0 and hill:  # no candidate of Hill's: every cell is one
+        for i in range(view.shape[0]):
+            if view[i] < 0 and s.known[i] == 0 and prob[i] < 1.0:
+                order[m] = i
+                m += 1
     for t in range(m):
         c = order[t]
-        rank = nbr_count[c] * 1000 if tie_order == ORDER_CORNERS else 0
-        keys[t] = np.round(prob[c], 9) + 1e-11 * (rank + min(dist[c], 999))
+        if hill:  # an exact integer key: the probability in 1e-9 steps, then off the frontier, neighbours, distance
+            tier = 0 if dist[c] < 2 else 1
+            keys[t] = np.round(prob[c] * 1e9) * 1048576.0 + (tier * 16 + nbr_count[c]) * 1024 + min(dist[c], 1023)
+        else:
+            rank = nbr_count[c] * 1000 if tie_order == ORDER_CORNERS else 0
+            keys[t] = np.round(prob[c], 9) + 1e-11 * (rank + min(dist[c], 999))
     stable_argsort(keys, m, x.ranked, x.merge_tmp)
     return m
+
+
+@step
+def _open_unmined(view, known, prob, i):
+    """True for a covered cell that is not a known or certain mine."""
+    return view[i] < 0 and known[i] == 0 and prob[i] < 1.0
+
+
+@step
+def hill_off_frontier(gs, s, mark):
+    """mark[i] = 1 for the cells off the frontier (s.dist >= 2) that D. Hill's solver
+    looks at as guesses, else 0 (see step 5 of the module docstring)."""
+    view = gs.shown
+    nbr = gs.nbr
+    nbr_count = gs.nbr_count
+    prob = s.ws.prob
+    known = s.known
+    dist = s.dist
+    n = view.shape[0]
+    cols = gs.spec[SP_COLS]
+    rows = gs.spec[SP_ROWS]
+    covered = 0
+    off = 0
+    mines_found = 0
+    for i in range(n):
+        mark[i] = 0
+        if _open_unmined(view, known, prob, i):
+            covered += 1
+            if dist[i] >= 2:
+                off += 1
+        elif view[i] < 0:
+            mines_found += 1
+    if off < HILL_FEW_OFF:
+        for i in range(n):
+            if dist[i] >= 2 and _open_unmined(view, known, prob, i):
+                mark[i] = 1
+        return
+    dense = (gs.spec[SP_MINES] - mines_found) * 5 > covered * 2
+    offsets = HILL_OFFSETS_DENSE if dense else HILL_OFFSETS
+    for w in range(n):
+        if view[w] < 0:
+            continue
+        witness = False  # a revealed cell with a covered neighbour that is not a mine
+        for a in range(nbr_count[w]):
+            if _open_unmined(view, known, prob, nbr[w, a]):
+                witness = True
+                break
+        if not witness:
+            continue
+        r = w // cols
+        c = w - r * cols
+        for k in range(offsets.shape[0]):
+            rr = r + offsets[k, 0]
+            cc = c + offsets[k, 1]
+            if 0 <= rr < rows and 0 <= cc < cols:
+                j = rr * cols + cc
+                if dist[j] >= 2 and _open_unmined(view, known, prob, j):
+                    mark[j] = 1
+    for i in range(n):
+        if mark[i] == 0 and dist[i] >= 2 and _open_unmined(view, known, prob, i):
+            around = 0
+            for a in range(nbr_count[i]):
+                if _open_unmined(view, known, prob, nbr[i, a]):
+                    around += 1
+            if 2 <= around <= 3:
+                mark[i] = 1
 
 
 @kernel
@@ -1534,7 +1628,8 @@ class BestParams(CSPParams):
                                                              "(D. Hill's 0.001)")
     float_cut: float = number(FLOAT_CUT, 0.0, 1.0, doc="an off-frontier candidate needs (1 - float_cut) of the "
                                                          "best safety")
-    tie_order: str = choice("corners", TIE_ORDERS, doc="order among equally safe cells (step 5)")
+    tie_order: str = choice("corners", tuple(TIE_ORDERS), doc="the candidates, and their order among equally safe "
+                                                             "cells (step 5)")
     fifty_fifty: bool = flag(True, doc="guess forced 50/50s at once (step 3)")
     wide_fifty_fifty: bool = flag(True, doc="forced 50/50s inside a larger number too")
     memo_revealed: int = integer(MEMO_REVEALED, 0, doc="positions with at most this many revealed cells are "
@@ -1573,7 +1668,7 @@ class BestAgent(CSPAgent):
                      max_candidates=int(self.max_candidates), guess_rule=GUESS_RULES.index(self.guess_rule),
                      margin=float(self.margin), progress_weight=float(self.progress_weight),
                      float_cut=float(self.float_cut),
-                     tie_order=ORDER_CORNERS if self.tie_order == "corners" else ORDER_FRONTIER,
+                     tie_order=TIE_ORDERS[self.tie_order],
                      fifty_fifty=bool(self.fifty_fifty), wide_fifty_fifty=bool(self.wide_fifty_fifty),
                      dominance=bool(self.dominance), long_term_risk=float(self.long_term_risk),
                      pseudo_fifty_fifty=bool(self.pseudo_fifty_fifty))
@@ -1623,7 +1718,7 @@ class BestAgent(CSPAgent):
                     f"(p(mine) = {num(prob[other])}), but {where} is safe in every layout where {chose} is safe, "
                     f"so it is a mine only where {chose} is one too: revealed first, it is safer and loses nothing "
                     f"(dominance)")
-        m = int(np.count_nonzero((gs.shown < 0) & (s.known == 0) & (prob < 1.0)))
+        m = candidate_order(gs._replace(deal_work=NO_DEAL_WORK), s, x, cfg.tie_order)  # the decision's, again
         order = prob[x.candidates[x.ranked[:m]]]
         p = prob[cell]
         score, progress, certain, _, secondary, values, _ = lookahead_score(

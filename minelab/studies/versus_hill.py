@@ -22,6 +22,11 @@ harness writes what it measures into data/hill/; this module only reads those fi
   today's `best` when it has played, else the version that played last), and the catalogue
   names it and says whether it is today's.
 
+* `resolutions()`: what a change to `best` does at those disagreements. The version that
+  played the shadow games replays them, and `best` with the change decides at each
+  (data/hill/resolved.csv, `tools/hill/hill.py resolve`): per change and class, how often it
+  takes Hill's cell, keeps best's, or takes another, and the value Hill's cell had there.
+
 The catalogue's *cost per game* of a class is what Hill's moves of that class would gain
 `best` per game played, if each changed only that decision: the sum of the class's
 differences (Hill's move's value - best's), over the games played, with a 95% t-interval
@@ -167,6 +172,29 @@ def catalogue(agent: str | None = None) -> pd.DataFrame:
                      "by_chance": 0.025 * int((sub["diff_high"] > sub["diff_low"]).sum()), "mean_diff": mean,
                      "diff_low": lo, "diff_high": hi, "games": n_games, "cost_per_game": cost, "cost_low": cost_lo,
                      "cost_high": cost_hi, "agent": agent, "best_is_today": agent == today})
+    return pd.DataFrame(rows)
+
+
+def resolutions(agent: str | None = None) -> pd.DataFrame:
+    """Per change to `best` replayed at the shadow disagreements of `agent` (default
+    `shadow_agent()`) and per class of CLASSES (and "all"): the disagreements, how many the
+    change resolves to Hill's cell (`takes_hill`), leaves at best's (`keeps_best`) or moves
+    to a third cell (`takes_other`), and the mean difference (Hill's cell - best's, the
+    shadow valuation) of those it resolves to Hill's, with its 95% interval."""
+    agent = shadow_agent() if agent is None else agent
+    d = disagreements(agent)
+    r = _read("resolved", "resolve --params '<best's parameters as JSON>'")
+    r = r[r["agent"] == agent]
+    rows = []
+    for change, part in r.groupby("change", sort=False):
+        m = d.merge(part[["game", "step", "new_cell"]], on=["game", "step"], how="inner")
+        hill, keep = m["new_cell"] == m["hill_cell"], m["new_cell"] == m["best_cell"]
+        for name, mask in [("all", np.ones(len(m), bool)), *((n, m[n].to_numpy()) for n in CLASSES)]:
+            mean, lo, hi = _mean_ci(m.loc[mask & hill, "diff"].to_numpy())
+            rows.append({"change": change, "class": name, "disagreements": int(mask.sum()),
+                         "takes_hill": int((mask & hill).sum()), "keeps_best": int((mask & keep).sum()),
+                         "takes_other": int((mask & ~hill & ~keep).sum()), "diff_taken": mean,
+                         "diff_taken_low": lo, "diff_taken_high": hi, "agent": agent})
     return pd.DataFrame(rows)
 
 

@@ -27,6 +27,12 @@ move in the same position. Where the two reveals differ, both are valued on the 
 SHADOW_LAYOUTS layouts drawn exactly from the position's posterior, each continued by
 `best` to the end (`minelab.studies.strength.move_values`): the difference in win
 probability with its 95% interval. A row per guess, and a row per game played.
+
+`resolve`: what a change to `best` does where shadow play found the two solvers apart. The
+version of `best` that played the shadow games replays them to each valued disagreement,
+and `best` with the change (its parameters, --params) decides there: Hill's cell, best's
+old one, or another. A row per disagreement and change (-> data/hill/resolved.csv); no
+node needed.
 """
 from __future__ import annotations
 
@@ -72,6 +78,8 @@ SHADOW_COLUMNS = ["level", "game", "seed", "step", "revealed", "covered", "mines
                   "best_win", "hill_win", "diff", "diff_low", "diff_high", "program", "commit", "agent"]
 SHADOW_GAME_COLUMNS = ["level", "game", "seed", "won", "guesses", "differ", "program", "commit", "agent"]
 # agent: best's golden playthrough digest
+RESOLVED_COLUMNS = ["level", "game", "step", "agent", "change", "best_cell", "hill_cell", "new_cell"]
+# agent: the version of best that played the shadow games; change: the parameters, as JSON
 PAIRED_COLUMNS = ["level", "chunk", "seed", "games", "best_won", "hill_won", "both_won", "program", "commit", "agent",
                   "hill_games"]
 
@@ -308,9 +316,49 @@ def run_shadow(hill: HillSolver, games: int, out: Path, level_name: str = LEVEL)
         print(f"game {g}: {len(new)} guesses, {differ} differ ({time.perf_counter() - start:.0f} s)", flush=True)
 
 
+def run_resolve(params: dict, out: Path, shadow: Path) -> None:
+    """Today's `best` replays its shadow games to each valued disagreement, where `best`
+    with `params` decides (a replay that leaves the shadow rows' moves stops: today's best
+    did not play them). The rows replace those of the same version and change in `out`."""
+    agent = f"best {golden_digests()['best']}"
+    rows = [r for r in harness.read_rows(shadow) if r["agent"] == agent and r["layouts"] not in ("", "0")]
+    if not rows:
+        raise SystemExit(f"{shadow} has no valued disagreement of {agent}")
+    change = json.dumps(params, sort_keys=True)
+    level = ml.Level.parse(LEVEL)
+    old, new = ml.make_agent("best", seed=SHADOW_ROOT), ml.make_agent("best", seed=SHADOW_ROOT, **params)
+    by_game: dict[int, dict[int, dict]] = {}
+    for r in rows:
+        by_game.setdefault(int(r["game"]), {})[int(r["step"])] = r
+    found = []
+    for g, steps in sorted(by_game.items()):
+        game = ml.Game(level, seed=int(next(iter(steps.values()))["seed"]))
+        game.reveal(*divmod(FIRST, level.cols))
+        step, left = 0, len(steps)
+        while not game.over and left:
+            own = next(q for kind, q in old.decision(game) if kind == ml.REVEAL)
+            if ml.probability.solve(game.view, level.mines).probabilities.ravel()[own] > 0:
+                step += 1
+                if step in steps:
+                    r, left = steps[step], left - 1
+                    if own != int(r["best_cell"]):
+                        raise SystemExit(f"game {g} guess {step}: the replay takes {own}, the shadow row "
+                                         f"{r['best_cell']}: today's best is not the version that played")
+                    cell = next(q for kind, q in new.decision(game) if kind == ml.REVEAL)
+                    found.append({"level": LEVEL, "game": g, "step": step, "agent": agent, "change": change,
+                                  "best_cell": own, "hill_cell": int(r["hill_cell"]), "new_cell": cell})
+            old.act(game)
+    keep = [r for r in harness.read_rows(out) if (r["agent"], r["change"]) != (agent, change)]
+    harness.write_rows(out, keep + found, RESOLVED_COLUMNS)
+    takes = [("hill" if f["new_cell"] == f["hill_cell"] else "old" if f["new_cell"] == f["best_cell"] else "other")
+             for f in found]
+    print(f"{change}: {len(found)} disagreements; takes Hill's cell {takes.count('hill')}, best's "
+          f"{takes.count('old')}, another {takes.count('other')}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--checkout", type=Path, required=True, help="JSMinesweeper at the pinned commit")
+    parser.add_argument("--checkout", type=Path, help="JSMinesweeper at the pinned commit (all but resolve)")
     parser.add_argument("--node", default="node")
     sub = parser.add_subparsers(dest="what", required=True)
     p = sub.add_parser("probabilities", help="Hill's safety beside minelab's in every position best meets")
@@ -324,7 +372,17 @@ def main(argv: list[str] | None = None) -> None:
     q.add_argument("--rule", choices=("safe", "opening"), default="safe",
                    help="the first click: safe in the corner, or a zero at (3, 3)")
     q.add_argument("--out", type=Path, default=DATA / "paired.csv")
+    v = sub.add_parser("resolve", help="replay shadow disagreements: where does best with a change move?")
+    v.add_argument("--params", type=json.loads, required=True,
+                   help='best\'s parameters, e.g. \'{"tie_order": "hill"}\'')
+    v.add_argument("--shadow", type=Path, default=DATA / "shadow.csv")
+    v.add_argument("--out", type=Path, default=DATA / "resolved.csv")
     args = parser.parse_args(argv)
+    if args.what == "resolve":
+        run_resolve(args.params, args.out, args.shadow)
+        return
+    if args.checkout is None:
+        parser.error(f"{args.what} needs --checkout (JSMinesweeper at the pinned commit)")
     with HillSolver(args.checkout.resolve(), args.node) as hill:
         if args.what == "probabilities":
             run_probabilities(hill, args.games, args.out)

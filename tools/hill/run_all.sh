@@ -13,4 +13,5 @@ PYTHON=${PYTHON:-python}
 "$PYTHON" tools/hill/hill.py --checkout "$HILL" probabilities --games 250
 "$PYTHON" tools/hill/hill.py --checkout "$HILL" paired --chunks 100
 "$PYTHON" tools/hill/hill.py --checkout "$HILL" shadow --games 2000
+"$PYTHON" tools/hill/hill.py resolve --params '{"tie_order": "hill"}'
 "$PYTHON" tools/hill/hill.py --checkout "$HILL" paired --rule opening --chunks 100
