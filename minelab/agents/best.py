@@ -1182,15 +1182,15 @@ def candidate_order(gs, s, x, tie_order):
     keys = x.keys
     frontier_distance(view, gs.nbr, nbr_count, dist, s.queue)
     hill = tie_order == ORDER_HILL
-    looked_at = x.merge_tmp  # per cell, until the sort takes it as its scratch
-    if hill:
-        hill_off_frontier(gs, s, looked_at)
     m = 0
-    for i in range(view.shape[0]):
-        if view[i] < 0 and s.known[i] == 0 and prob[i] < 1.0 and (not hill or dist[i] < 2 or looked_at[i] != 0):
-            order[m] = i
-            m += 1
-    if m == 0 and hill:  # no candidate of Hill's: every cell is one
+    if hill:
+        looked_at = x.merge_tmp  # per cell, until the sort takes it as its scratch
+        hill_off_frontier(gs, s, looked_at)
+        for i in range(view.shape[0]):
+            if view[i] < 0 and s.known[i] == 0 and prob[i] < 1.0 and (dist[i] < 2 or looked_at[i] != 0):
+                order[m] = i
+                m += 1
+    if m == 0:  # every cell (with ORDER_HILL: there is no candidate of Hill's)
         for i in range(view.shape[0]):
             if view[i] < 0 and s.known[i] == 0 and prob[i] < 1.0:
                 order[m] = i
