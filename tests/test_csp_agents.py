@@ -347,7 +347,7 @@ def test_best_dominance_takes_a_safer_cell_that_is_safe_whenever_the_chosen_one_
             assert off.buffers(36, 8).replaced[0] == -1
 
 
-def _hill_candidates(mines, reveal, flags=()):
+def _hill_candidates(mines, reveal):
     """best with tie_order "hill" decides in the position of layout `mines` (a bool array)
     with the cells of `reveal` revealed: (the off-frontier cells it may guess, the frontier cells)."""
     from minelab.agents.best import candidate_order

@@ -83,6 +83,11 @@ def _read(name: str, what: str) -> pd.DataFrame:
     return pd.read_csv(path)
 
 
+def _today() -> str:
+    """Today's `best` as the data files name a version: "best <golden playthrough digest>"."""
+    return f"best {golden_digests().get('best', '')}"
+
+
 def probability_check() -> pd.DataFrame:
     """Hill's safety beside minelab's exact probability: positions, cells, the positions
     where some cell differs by more than the tolerance, and the largest difference."""
@@ -95,7 +100,7 @@ def paired_games() -> pd.DataFrame:
     `best` is the row with `best_is_today`."""
     df = _read("paired", "paired")
     rows = []
-    today = f"best {golden_digests().get('best', '')}"
+    today = _today()
     for (level, agent), g in df.groupby(["level", "agent"], sort=False):
         n = int(g["games"].sum())
         best, hill, both = (int(g[c].sum()) for c in ("best_won", "hill_won", "both_won"))
@@ -120,7 +125,7 @@ def shadow_agent() -> str:
     games = _read("shadow_games", "shadow")
     if "agent" not in games or games.empty:
         raise ValueError("data/hill/shadow_games.csv names no version of best (its 'agent' column)")
-    today = f"best {golden_digests().get('best', '')}"
+    today = _today()
     return today if (games["agent"] == today).any() else str(games["agent"].iloc[-1])
 
 
@@ -158,7 +163,7 @@ def catalogue(agent: str | None = None) -> pd.DataFrame:
     `best_is_today` says whether it is today's."""
     agent = shadow_agent() if agent is None else agent
     d, games = disagreements(agent), shadow_games(agent)
-    today = f"best {golden_digests().get('best', '')}"
+    today = _today()
     n_games = len(games)
     rows = []
     for name, mask in [("all", np.ones(len(d), bool)), *((n, d[n].to_numpy()) for n in CLASSES)]:

@@ -245,38 +245,51 @@ def shadow_seed(level: str, g: int) -> int:
     return derive_seed(SHADOW_ROOT, {"study": "hill-shadow", "level": level, "game": g})
 
 
+def opened_game(level: ml.Level, seed: int) -> ml.Game:
+    """The game dealt from `seed`, its first click (FIRST) made."""
+    game = ml.Game(level, seed=seed)
+    game.reveal(*divmod(FIRST, level.cols))
+    return game
+
+
+def best_guesses(best, game: ml.Game):
+    """`best` plays `game` to the end; before each of its guesses, yields (step, sol, own):
+    the guess's number from 1, the position's exact solve and the cell best reveals."""
+    step = 0
+    while not game.over:
+        sol = ml.probability.solve(game.view, game.level.mines)
+        own = next(q for kind, q in best.decision(game) if kind == ml.REVEAL)
+        if sol.probabilities.ravel()[own] > 0:
+            step += 1
+            yield step, sol, own
+        best.act(game)
+
+
 def shadow_game(hill: HillSolver, best, level: ml.Level, g: int, seed: int) -> tuple[list[dict], bool]:
     """`best` plays game g (dealt from `seed`); at each of its guesses Hill's solver is asked
     too, and where their reveals differ both are valued on the same posterior layouts
     (minelab.studies.strength.move_values). Returns a row per guess, and whether best won."""
     from minelab.studies.strength import move_values
 
-    game = ml.Game(level, seed=seed)
-    game.reveal(*divmod(FIRST, level.cols))
-    rows, step = [], 0
-    while not game.over:
+    game = opened_game(level, seed)
+    rows = []
+    for step, sol, own in best_guesses(best, game):
         view = game.view
-        sol = ml.probability.solve(view, level.mines)
-        moves = best.decision(game)
-        own = next(q for kind, q in moves if kind == ml.REVEAL)
         p = sol.probabilities.ravel()
-        if p[own] > 0:  # a guess
-            step += 1
-            reply = hill.analyse(view, level.mines)
-            first = reply["actions"][0]
-            row = {"level": str(level), "game": g, "seed": seed, "step": step, "revealed": game.revealed,
-                   "covered": int((view < 0).sum()), "mines_left": level.mines - int(sol.mine.sum()),
-                   "log_layouts": f"{sol.log_layouts:.4f}", "best_cell": own, "best_p": f"{p[own]:.6f}",
-                   "best_frontier": _frontier(view, own), "hill_cell": first[0], "hill_p": f"{p[first[0]]:.6f}",
-                   "hill_frontier": _frontier(view, first[0]), "hill_kind": first[1], "layouts": 0,
-                   "program": PROGRAM, "commit": PINNED, "agent": f"best {golden_digests()['best']}"}
-            if first[1] == 1 and first[0] != own:
-                t = move_values(view, level.mines, [divmod(own, level.cols), divmod(first[0], level.cols)],
-                                layouts=SHADOW_LAYOUTS, seed=derive_seed(seed, {"step": step}))
-                row.update(layouts=SHADOW_LAYOUTS, best_win=t["win_rate"][0], hill_win=t["win_rate"][1],
-                           **{k: f"{t[k][1]:.6f}" for k in ("diff", "diff_low", "diff_high")})
-            rows.append(row)
-        best.act(game)
+        reply = hill.analyse(view, level.mines)
+        first = reply["actions"][0]
+        row = {"level": str(level), "game": g, "seed": seed, "step": step, "revealed": game.revealed,
+               "covered": int((view < 0).sum()), "mines_left": level.mines - int(sol.mine.sum()),
+               "log_layouts": f"{sol.log_layouts:.4f}", "best_cell": own, "best_p": f"{p[own]:.6f}",
+               "best_frontier": _frontier(view, own), "hill_cell": first[0], "hill_p": f"{p[first[0]]:.6f}",
+               "hill_frontier": _frontier(view, first[0]), "hill_kind": first[1], "layouts": 0,
+               "program": PROGRAM, "commit": PINNED, "agent": f"best {golden_digests()['best']}"}
+        if first[1] == 1 and first[0] != own:
+            t = move_values(view, level.mines, [divmod(own, level.cols), divmod(first[0], level.cols)],
+                            layouts=SHADOW_LAYOUTS, seed=derive_seed(seed, {"step": step}))
+            row.update(layouts=SHADOW_LAYOUTS, best_win=t["win_rate"][0], hill_win=t["win_rate"][1],
+                       **{k: f"{t[k][1]:.6f}" for k in ("diff", "diff_low", "diff_high")})
+        rows.append(row)
     return rows, game.won
 
 
@@ -332,22 +345,18 @@ def run_resolve(params: dict, out: Path, shadow: Path) -> None:
         by_game.setdefault(int(r["game"]), {})[int(r["step"])] = r
     found = []
     for g, steps in sorted(by_game.items()):
-        game = ml.Game(level, seed=int(next(iter(steps.values()))["seed"]))
-        game.reveal(*divmod(FIRST, level.cols))
-        step, left = 0, len(steps)
-        while not game.over and left:
-            own = next(q for kind, q in old.decision(game) if kind == ml.REVEAL)
-            if ml.probability.solve(game.view, level.mines).probabilities.ravel()[own] > 0:
-                step += 1
-                if step in steps:
-                    r, left = steps[step], left - 1
-                    if own != int(r["best_cell"]):
-                        raise SystemExit(f"game {g} guess {step}: the replay takes {own}, the shadow row "
-                                         f"{r['best_cell']}: today's best is not the version that played")
-                    cell = next(q for kind, q in new.decision(game) if kind == ml.REVEAL)
-                    found.append({"level": LEVEL, "game": g, "step": step, "agent": agent, "change": change,
-                                  "best_cell": own, "hill_cell": int(r["hill_cell"]), "new_cell": cell})
-            old.act(game)
+        game = opened_game(level, int(next(iter(steps.values()))["seed"]))
+        for step, _, own in best_guesses(old, game):
+            if step in steps:
+                r = steps[step]
+                if own != int(r["best_cell"]):
+                    raise SystemExit(f"game {g} guess {step}: the replay takes {own}, the shadow row "
+                                     f"{r['best_cell']}: today's best is not the version that played")
+                cell = next(q for kind, q in new.decision(game) if kind == ml.REVEAL)
+                found.append({"level": LEVEL, "game": g, "step": step, "agent": agent, "change": change,
+                              "best_cell": own, "hill_cell": int(r["hill_cell"]), "new_cell": cell})
+                if step == max(steps):
+                    break
     keep = [r for r in harness.read_rows(out) if (r["agent"], r["change"]) != (agent, change)]
     harness.write_rows(out, keep + found, RESOLVED_COLUMNS)
     takes = [("hill" if f["new_cell"] == f["hill_cell"] else "old" if f["new_cell"] == f["best_cell"] else "other")
