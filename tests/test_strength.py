@@ -44,7 +44,10 @@ def test_the_ablation_table_has_a_gain_per_technique_and_level():
 
 
 def test_the_changes_table_gives_each_change_its_gain_against_it_undone():
-    t = S.changes_table(levels=("5x5x4",), games=300, executor="serial").table
+    t = S.changes_table(levels=("5x5x4",), games=300, executor="serial", zero_start=("8x8x10",)).table
+    assert list(t["level"]) == ["5x5x4"] * len(S.CHANGES) + ["8x8x10:opening"] * len(S.CHANGES)
+    assert list(t["first_click"]) == ["(0, 0)"] * len(S.CHANGES) + ["(2, 2)"] * len(S.CHANGES)
+    t = t[t["level"] == "5x5x4"]
     assert list(t["change"]) == list(S.CHANGES)
     assert list(t["pointed_to_by"]) == [cls for cls, _ in S.CHANGES.values()]
     assert (t["seed"] == S.CHANGE_SEED).all() and S.CHANGE_SEED in S.TUNING_SEEDS

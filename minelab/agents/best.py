@@ -53,16 +53,16 @@ written here from scratch. A decision takes the first of these steps that applie
    most LTR_MISSING unknown, are all mines), since such a cell would be guessed at 1/2
    later anyway; `dominance=True` reveals a safer cell b instead of the chosen c when b is
    certain safe whatever c shows (b first survives exactly when c does, and shows more).
-5. The candidates and their order among equally safe cells. `tie_order="corners"`
-   (default) takes every cell, those with fewer neighbours first (corners, then edges: the
-   likeliest to show a 0 and open an area), then the closest to the revealed area;
-   "frontier" takes every cell, the closest first (HCSP's rule). "hill" takes D. Hill's
-   candidates: every cell on the frontier, and off it only the cells his solver looks at
-   (all of them when fewer than HILL_FEW_OFF are off the frontier; else those two cells
-   from a number in its row or column, the whole ring of cells two away where the mines
-   left are more than 2/5 of the covered cells, and those with two or three covered
-   neighbours that are not certain mines); equally safe, frontier cells come first, then
-   cells with fewer neighbours, then the closest. With no such candidate, every cell is one.
+5. The candidates and their order among equally safe cells. `tie_order="hill"` (default)
+   takes D. Hill's candidates: every cell on the frontier, and off it only the cells his
+   solver looks at (all of them when fewer than HILL_FEW_OFF are off the frontier; else
+   those two cells from a number in its row or column, the whole ring of cells two away
+   where the mines left are more than 2/5 of the covered cells, and those with two or three
+   covered neighbours that are not certain mines); equally safe, frontier cells come first,
+   then cells with fewer neighbours, then the closest. With no such candidate, every cell
+   is one. "corners" takes every cell, those with fewer neighbours first (corners, then
+   edges: the likeliest to show a 0 and open an area), then the closest to the revealed
+   area; "frontier" takes every cell, the closest first (HCSP's rule).
 6. A decision memo: the guess is a pure function of the position, so a position met
    again (early ones recur) gets the guess computed the first time, checked cell by cell;
    positions with at most MEMO_REVEALED (8) revealed cells are kept. It changes no move.
@@ -159,7 +159,7 @@ GUESS_SECONDARY = 3
 ORDER_CORNERS = 1
 ORDER_FRONTIER = 0
 ORDER_HILL = 2
-TIE_ORDERS = {"corners": ORDER_CORNERS, "frontier": ORDER_FRONTIER, "hill": ORDER_HILL}  # the first is the default
+TIE_ORDERS = {"hill": ORDER_HILL, "corners": ORDER_CORNERS, "frontier": ORDER_FRONTIER}  # the first is the default
 HILL_FEW_OFF = 30  # "hill": with fewer off-frontier cells than this, every one is a candidate
 # "hill": the cells two away from a number that may be guessed off the frontier: in its row
 # and column, or (where the mines left are more than 2/5 of the covered cells) the whole ring
@@ -1628,7 +1628,7 @@ class BestParams(CSPParams):
                                                              "(D. Hill's 0.001)")
     float_cut: float = number(FLOAT_CUT, 0.0, 1.0, doc="an off-frontier candidate needs (1 - float_cut) of the "
                                                          "best safety")
-    tie_order: str = choice("corners", tuple(TIE_ORDERS), doc="the candidates, and their order among equally safe "
+    tie_order: str = choice("hill", tuple(TIE_ORDERS), doc="the candidates, and their order among equally safe "
                                                              "cells (step 5)")
     fifty_fifty: bool = flag(True, doc="guess forced 50/50s at once (step 3)")
     wide_fifty_fifty: bool = flag(True, doc="forced 50/50s inside a larger number too")

@@ -571,8 +571,8 @@ def _gardea_lines(plain: pd.DataFrame, levels) -> list[str]:
                       "Gardea's solver probes a corner, then an edge cell.",
                       "* `csp` picks at random among the least probable cells; `hcsp` picks those nearest the "
                       "revealed area.",
-                      "* `best` takes corners first among equally safe cells too; the docstring of "
-                      "`minelab/agents/best.py` reports the paired comparison of the two orders."]
+                      "* `best` orders equally safe cells too (D. Hill's candidates: frontier cells first, then "
+                      "those with fewer neighbours); its ablation table below measures that order."]
         behind = [lv for lv in levels if lv in gain.index and gain[lv] < 0]
         if EXPERT in behind:
             lines.append(f"* On 16x30 Gardea's solver falls behind ({_pct(safe.loc[EXPERT, 'gardea-csp'])} vs "

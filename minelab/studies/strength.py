@@ -49,8 +49,9 @@ AGENT = "best"
 LEVELS = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")
 TUNING_SEEDS = range(1000, 2000)
 ABLATION_SEED = 2000
-EVALUATION_SEED = 20261132
-PAST_EVALUATION_SEEDS = (20261123, 20261125, 20261126, 20261127, 20261128, 20261129, 20261130, 20261131)
+EVALUATION_SEED = 20261133
+PAST_EVALUATION_SEEDS = (20261123, 20261125, 20261126, 20261127, 20261128, 20261129, 20261130, 20261131,
+                         20261132)
 CHUNK = 5_000  # games per task: the unit a sweep resumes by
 
 # Run sizes per profile (the leaderboard notebook's best sections): the ablation table,
@@ -82,7 +83,8 @@ ABLATIONS = {
     "secondary safety of the guess (the blend rule instead)": {"guess_rule": "blend", "margin": 0.05,
                                                                "progress_weight": 0.1, "long_term_risk": 0.0},
     "long-term risk of 50/50 patterns (D. Hill's weight 0.9)": {"long_term_risk": 0.0},
-    "corners-first order of equally safe cells": {"tie_order": "frontier"},
+    "D. Hill's candidates (off the frontier only the cells his solver looks at; frontier cells first among "
+    "equally safe ones)": {"tie_order": "frontier"},
     "forced 50/50s guessed at once": {"fifty_fifty": False},
     "unresolvable pairs with unknown cells beside them guessed at once": {"wide_fifty_fifty": False},
     "dominance (a safer cell safe whenever the chosen one is, taken first)": {"dominance": False},
@@ -221,24 +223,37 @@ def ablation_table(techniques: dict = ABLATIONS, levels=LEVELS, games: int = 20_
 CHANGES = {
     "D. Hill's guess score: progress weight 0.001 and long-term risk 0.9 (before: 0.1 and off)":
         ("hill safer, hill riskier and equally safe", {"progress_weight": 0.1, "long_term_risk": 0.0}),
+    "D. Hill's candidates: off the frontier only the cells his solver looks at, frontier cells first among "
+    "equally safe ones (before: every cell, corners first)":
+        ("best off the frontier, equally safe and hill riskier", {"tie_order": "corners"}),
 }
 CHANGE_SEED = TUNING_SEEDS[902]
 
 
 def changes_table(changes: dict = CHANGES, levels=LEVELS, games: int = 20_000, expert_games: int = 5_000,
-                  seed: int = CHANGE_SEED, executor="processes") -> PaperResult:
+                  seed: int = CHANGE_SEED, executor="processes", zero_start=("16x30x99",)) -> PaperResult:
     """Each adopted change's paired gain per level: best's defaults minus the defaults with
     the change undone (`changes`: {name: (catalogue class, parameters that undo it)}), on
-    the same boards of a tuning seed."""
+    the same boards of a tuning seed: first click safe in the corner on each of `levels`,
+    and the zero start (rule "opening", first click on OPENING_FIRST_CELLS) on each of
+    `zero_start`."""
     for name, entry in changes.items():
         if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], dict)):
             raise ValueError(f"changes[{name!r}] must be (catalogue class, {{parameter: value before}}), got {entry!r}")
     undo = {name: params for name, (_, params) in changes.items()}
     plan = {level: (undo, _games_for(level, games, expert_games)) for level in levels}
+    first = {level: (0, 0) for level in levels}
+    for level in zero_start:
+        cell = _opening_cell(level, OPENING_FIRST_CELLS)
+        at = {"first_click": list(cell)}
+        plan[f"{level}:opening"] = ({"default": at, **{name: {**at, **params} for name, params in undo.items()}},
+                                    _games_for(level, games, expert_games))
+        first[f"{level}:opening"] = cell
     t = paired_gains_levels(plan, seed, executor=executor)
     code = _stamp()
-    rows = [{"change": r.variant, "pointed_to_by": changes[r.variant][0], "level": r.level, "seed": r.seed,
-             "games": r.games, "before": r.variant_win_rate, "after": r.base_win_rate, "gain": -r.diff,
+    rows = [{"change": r.variant, "pointed_to_by": changes[r.variant][0], "level": r.level,
+             "first_click": str(first[r.level]), "seed": r.seed, "games": r.games, "before": r.variant_win_rate,
+             "after": r.base_win_rate, "gain": -r.diff,
              "gain_low": -r.diff_high, "gain_high": -r.diff_low, "mcnemar_p": r.mcnemar_p, "code": code}
             for r in t.itertuples()]
     return PaperResult("changes_table", None, pd.DataFrame(rows), [])
