@@ -83,8 +83,9 @@ def _read(name: str, what: str) -> pd.DataFrame:
     return pd.read_csv(path)
 
 
-def _today() -> str:
-    """Today's `best` as the data files name a version: "best <golden playthrough digest>"."""
+def today_agent() -> str:
+    """Today's `best` as the data files name a version: "best <golden playthrough digest>"
+    (tools/hill/hill.py writes its rows under this name)."""
     return f"best {golden_digests().get('best', '')}"
 
 
@@ -100,7 +101,7 @@ def paired_games() -> pd.DataFrame:
     `best` is the row with `best_is_today`."""
     df = _read("paired", "paired")
     rows = []
-    today = _today()
+    today = today_agent()
     for (level, agent), g in df.groupby(["level", "agent"], sort=False):
         n = int(g["games"].sum())
         best, hill, both = (int(g[c].sum()) for c in ("best_won", "hill_won", "both_won"))
@@ -125,7 +126,7 @@ def shadow_agent() -> str:
     games = _read("shadow_games", "shadow")
     if "agent" not in games or games.empty:
         raise ValueError("data/hill/shadow_games.csv names no version of best (its 'agent' column)")
-    today = _today()
+    today = today_agent()
     return today if (games["agent"] == today).any() else str(games["agent"].iloc[-1])
 
 
@@ -163,7 +164,7 @@ def catalogue(agent: str | None = None) -> pd.DataFrame:
     `best_is_today` says whether it is today's."""
     agent = shadow_agent() if agent is None else agent
     d, games = disagreements(agent), shadow_games(agent)
-    today = _today()
+    today = today_agent()
     n_games = len(games)
     rows = []
     for name, mask in [("all", np.ones(len(d), bool)), *((n, d[n].to_numpy()) for n in CLASSES)]:

@@ -56,7 +56,7 @@ import harness  # noqa: E402  (tools/authors: the pinned checkout's check, the C
 
 import minelab as ml  # noqa: E402
 from minelab.engine import begin_game, deal_first_click, new_game_state, run_streams  # noqa: E402
-from minelab.paths import golden_digests  # noqa: E402
+from minelab.studies.versus_hill import today_agent  # noqa: E402
 from minelab.sweep import derive_seed  # noqa: E402
 
 PROGRAM = "JSMinesweeper"
@@ -175,7 +175,7 @@ def run_paired(hill: HillSolver, chunks: int, out: Path, level_name: str = LEVEL
     level = ml.Level.parse(level_name)
     first = OPENING_FIRST if level.first_click == "opening" else FIRST
     rows = harness.read_rows(out)
-    agent = f"best {golden_digests()['best']}"
+    agent = today_agent()
     ours = [r for r in rows if r["level"] == level_name and r["commit"] == PINNED]
     done = {int(r["chunk"]) for r in ours if r["agent"] == agent}
     hill_games = {int(r["chunk"]): r["hill_games"] for r in ours if r.get("hill_games")}
@@ -283,7 +283,7 @@ def shadow_game(hill: HillSolver, best, level: ml.Level, g: int, seed: int) -> t
                "log_layouts": f"{sol.log_layouts:.4f}", "best_cell": own, "best_p": f"{p[own]:.6f}",
                "best_frontier": _frontier(view, own), "hill_cell": first[0], "hill_p": f"{p[first[0]]:.6f}",
                "hill_frontier": _frontier(view, first[0]), "hill_kind": first[1], "layouts": 0,
-               "program": PROGRAM, "commit": PINNED, "agent": f"best {golden_digests()['best']}"}
+               "program": PROGRAM, "commit": PINNED, "agent": today_agent()}
         if first[1] == 1 and first[0] != own:
             t = move_values(view, level.mines, [divmod(own, level.cols), divmod(first[0], level.cols)],
                             layouts=SHADOW_LAYOUTS, seed=derive_seed(seed, {"step": step}))
@@ -300,7 +300,7 @@ def run_shadow(hill: HillSolver, games: int, out: Path, level_name: str = LEVEL)
     guesses, if any were written, are dropped and made again). Rows of other levels, commits
     and versions of `best` stay in both files as they are."""
     level = ml.Level.parse(level_name)
-    agent = f"best {golden_digests()['best']}"
+    agent = today_agent()
     games_out = out.with_name(out.stem + "_games.csv")
 
     def ours(r: dict) -> bool:
@@ -333,7 +333,7 @@ def run_resolve(params: dict, out: Path, shadow: Path) -> None:
     """Today's `best` replays its shadow games to each valued disagreement, where `best`
     with `params` decides (a replay that leaves the shadow rows' moves stops: today's best
     did not play them). The rows replace those of the same version and change in `out`."""
-    agent = f"best {golden_digests()['best']}"
+    agent = today_agent()
     rows = [r for r in harness.read_rows(shadow) if r["agent"] == agent and r["layouts"] not in ("", "0")]
     if not rows:
         raise SystemExit(f"{shadow} has no valued disagreement of {agent}")
