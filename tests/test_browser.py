@@ -611,9 +611,11 @@ def test_analysis_mode_in_the_browser(lab, page):
     with steps("a position pasted into the text box loads"):
         viewer.locator(".minelab-position-text textarea").fill(SMALL_POSITION)
         viewer.locator(".minelab-load").click()
-        _wait_for(lambda: board.locator(".minelab-cell").count(), lambda n: n == 16, "the 4x4 board")
+        # the first small board in a kernel compiles the exact search before the board redraws
+        _wait_for(lambda: board.locator(".minelab-cell").count(), lambda n: n == 16, "the 4x4 board",
+                  timeout_ms=NOTEBOOK_TIMEOUT_S * 1000)
         text = _wait_for(lambda: _analysis_text(viewer), lambda t: "exact win probability" in t,
-                         "the exact values of the small board")
+                         "the exact values of the small board", timeout_ms=NOTEBOOK_TIMEOUT_S * 1000)
         assert _state(board, 0, 0) == 1 and f"best reveals {_best_cell(board)}" in text, text
         _check_percentages(board)
         steps.shot("analysis-pasted", viewer)
