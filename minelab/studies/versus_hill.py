@@ -86,7 +86,10 @@ def _read(name: str, what: str) -> pd.DataFrame:
 def today_agent() -> str:
     """Today's `best` as the data files name a version: "best <golden playthrough digest>"
     (tools/hill/hill.py writes its rows under this name)."""
-    return f"best {golden_digests().get('best', '')}"
+    digest = golden_digests().get("best")
+    if not digest:
+        raise ValueError("minelab/agents/behaviour.json holds no golden playthrough digest of 'best'")
+    return f"best {digest}"
 
 
 def probability_check() -> pd.DataFrame:
