@@ -717,3 +717,193 @@ def test_best_pseudo_fifty_fifty_is_a_mine_only_where_it_is_walled_in():
         for layout in layouts[on]:
             assert _walled_in(layout, view, cell), (cell, view)
     assert seen >= 5, seen
+
+
+def _set_value(outcome, S, cells, memo):
+    """The endgame recurrence by plain recursion: the win probability of the layouts S
+    (indices into outcome's rows) when every layout is as likely and play is optimal;
+    value 1 for one layout, else the best cell's sum over what it shows of |S_o| / |S|
+    times the part's value (a mine ends the game). A cell safe in every layout of S and
+    showing one number splits nothing and is skipped (revealing it changes nothing)."""
+    if len(S) == 1:
+        return 1.0
+    if S in memo:
+        return memo[S]
+    best = 0.0
+    for q in range(cells):
+        parts = {}
+        for lay in S:
+            if outcome[lay, q] != 9:
+                parts.setdefault(int(outcome[lay, q]), []).append(lay)
+        if not parts or (len(parts) == 1 and len(next(iter(parts.values()))) == len(S)):
+            continue
+        best = max(best, sum(len(p) * _set_value(outcome, frozenset(p), cells, memo) for p in parts.values()) / len(S))
+    memo[S] = best
+    return best
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_endgame_search_values_match_plain_recursion(seed):
+    """`endgame_move` (its cuts: a cell is dropped once the outcomes left cannot lift it
+    above the best, a frame once no cell's safety can beat its best) returns the value of
+    the plain recurrence and a cell that reaches it, on random tables of distinct layouts
+    and the numbers their safe cells show."""
+    from minelab.agents.best import ENDGAME_CELLS, MAX_ENDGAME_LAYOUTS, endgame_move, new_set_memo
+
+    rng = np.random.default_rng(seed)
+    sets = new_set_memo()
+    for _ in range(12):
+        cells = int(rng.integers(3, 9))
+        mines = int(rng.integers(1, cells))
+        layouts = sorted({tuple(sorted(rng.choice(cells, mines, replace=False).tolist())) for _ in range(40)})
+        outcome = np.zeros((MAX_ENDGAME_LAYOUTS, ENDGAME_CELLS), np.int8)
+        for lay, mine_cells in enumerate(layouts):
+            outcome[lay, :cells] = rng.integers(0, 3, cells)
+            outcome[lay, list(mine_cells)] = 9
+        n = len(layouts)
+        if n < 2:
+            continue
+        ucells = np.arange(ENDGAME_CELLS, dtype=np.int64)
+        cell, value = endgame_move(cells, outcome, n, ucells, 10**9, sets)
+        memo = {}
+        want = _set_value(outcome, frozenset(range(n)), cells, memo)
+        assert value == pytest.approx(want, abs=1e-12)
+        parts = {}
+        for lay in range(n):
+            if outcome[lay, cell] != 9:
+                parts.setdefault(int(outcome[lay, cell]), []).append(lay)
+        got = sum(len(p) * _set_value(outcome, frozenset(p), cells, memo) for p in parts.values()) / n
+        assert got == pytest.approx(want, abs=1e-12), (cell, got, want)
+
+
+def _component_of(view, known, cell, nbr_sets):
+    """The frontier component holding `cell` (covered cells, not known mines, linked through
+    the revealed numbers they share), its numbers, and whether it is isolated (no covered
+    cell outside it but known mines next to its cells): plain Python, independent of the
+    solver's own components."""
+    def frontier(q):
+        return view[q] < 0 and not known[q] and any(view[w] >= 0 for w in nbr_sets[q])
+    comp, todo = {cell}, [cell]
+    while todo:
+        q = todo.pop()
+        for w in nbr_sets[q]:
+            if view[w] >= 0:
+                for u in nbr_sets[w]:
+                    if u not in comp and frontier(u):
+                        comp.add(u)
+                        todo.append(u)
+    witnesses = {w for q in comp for w in nbr_sets[q] if view[w] >= 0}
+    isolated = all(u in comp or view[u] >= 0 or known[u] for q in comp for u in nbr_sets[q])
+    return sorted(comp), sorted(witnesses), isolated
+
+
+def _component_layouts(view, known, comp, witnesses, nbr_sets):
+    """Every assignment of mines to the component's cells that its numbers allow."""
+    out = []
+    where = {q: i for i, q in enumerate(comp)}
+
+    def fits(assign, final):
+        for w in witnesses:
+            need = view[w] - sum(1 for u in nbr_sets[w] if view[u] < 0 and known[u])
+            cells = [where[u] for u in nbr_sets[w] if u in where]
+            got = sum(assign[i] for i in cells if i < len(assign))
+            left = sum(1 for i in cells if i >= len(assign))
+            if got > need or (final and got != need) or got + left < need:
+                return False
+        return True
+
+    def walk(assign):
+        if not fits(assign, len(assign) == len(comp)):
+            return
+        if len(assign) == len(comp):
+            out.append(tuple(assign))
+            return
+        for v in (0, 1):
+            walk(assign + [v])
+    walk([])
+    return out
+
+
+def test_best_plays_an_isolated_component_by_its_exact_search():
+    """In real expert games, every guess `best` makes by its isolated step lies in a
+    component that is isolated and of one mine count (checked here in plain Python), and
+    is a cell of that component's greatest exact win probability (plain recursion over its
+    layouts); such guesses do occur. The step is off by default."""
+    from minelab.engine import neighbour_table
+
+    lv = ml.Level.parse("16x30x99")
+    table, count = neighbour_table(lv.rows, lv.cols)
+    nbr_sets = [set(table[i, :count[i]].tolist()) for i in range(lv.cells)]
+    agent = ml.make_agent("best", isolated_edges=True)
+    assert not ml.make_agent("best").isolated_edges
+    found = 0
+    for game, s, cell in _best_guesses(agent, lv, np.random.SeedSequence(4321).spawn(150)):
+        if agent.guess_step(s) != "isolated":
+            continue
+        view, known = game._gs.shown, s.known
+        comp, witnesses, isolated = _component_of(view, known, cell, nbr_sets)
+        layouts = _component_layouts(view, known, comp, witnesses, nbr_sets)
+        assert isolated and len({sum(lay) for lay in layouts}) == 1 and len(layouts) >= 2, (comp, layouts)
+        outcome = np.zeros((len(layouts), len(comp)), np.int8)
+        for lay, assign in enumerate(layouts):
+            mine = {q for q, v in zip(comp, assign) if v}
+            for i, q in enumerate(comp):
+                outcome[lay, i] = 9 if q in mine else sum(1 for u in nbr_sets[q] if u in mine or
+                                                          (view[u] < 0 and known[u]))
+        memo = {}
+        values = []
+        for i in range(len(comp)):
+            parts = {}
+            for lay in range(len(layouts)):
+                if outcome[lay, i] != 9:
+                    parts.setdefault(int(outcome[lay, i]), []).append(lay)
+            values.append(sum(len(p) * _set_value(outcome, frozenset(p), len(comp), memo)
+                              for p in parts.values()) / len(layouts))
+        assert values[comp.index(cell)] == pytest.approx(max(values), abs=1e-12), (comp, cell, values)
+        found += 1
+    assert found >= 2, found  # 150 games hold several (most of them isolated 50/50s)
+
+
+
+
+def test_best_chain_fifty_fifty_is_a_mine_only_in_one_half_of_a_twin():
+    """Each guess `best` makes by its chain step (3c), in real games: the structure it
+    found (sides A and B, x.chain_mark) has |A| = |B| and holds the guessed cell c; in
+    layouts drawn exactly from the position's posterior, wherever c is a mine its side
+    holds all the mines of the structure and the other side none, and moving them onto
+    the other side gives a layout that agrees with every revealed number and shows the
+    same number on every other cell (nothing but a reveal inside A or B tells the two
+    apart). Such guesses do occur. The step is off by default."""
+    from minelab.engine import neighbour_table
+
+    assert not ml.make_agent("best").chain_fifty_fifty
+    agent = ml.make_agent("best", chain_fifty_fifty=True)
+    found = 0
+    for level, n_games in (("16x30x99", 400),):  # about one game in 80 meets one
+        lv = ml.Level.parse(level)
+        table, count = neighbour_table(lv.rows, lv.cols)
+        nbr = [table[i, :count[i]] for i in range(lv.cells)]
+        x = agent.buffers(lv.cells, lv.mines)
+        for game, s, cell in _best_guesses(agent, lv, np.random.SeedSequence(77).spawn(n_games)):
+            if agent.guess_step(s) != "chain":
+                continue
+            mark = x.chain_mark.copy()
+            A, B = np.flatnonzero(mark == 1), np.flatnonzero(mark == 2)
+            assert len(A) == len(B) and mark[cell] in (1, 2)
+            mine_side, safe_side = (A, B) if mark[cell] == 1 else (B, A)
+            view = game._gs.shown
+            layouts = ml.probability.sample_layouts(view.reshape(lv.rows, lv.cols), lv.mines, 300,
+                                                    seed=found).reshape(300, -1).astype(int)
+            counts = lambda lay: np.array([lay[nbr[i]].sum() for i in range(lv.cells)])  # noqa: E731
+            others = np.flatnonzero(mark == 0)
+            for lay in layouts[layouts[:, cell] == 1][:20]:
+                assert lay[mine_side].all() and not lay[safe_side].any()
+                twin = lay.copy()
+                twin[mine_side], twin[safe_side] = 0, 1
+                a, b = counts(lay), counts(twin)
+                revealed = view >= 0
+                assert (b[revealed] == view[revealed]).all()
+                safe_others = others[lay[others] == 0]
+                assert (a[safe_others] == b[safe_others]).all()
+            found += 1
+    assert found >= 3, found

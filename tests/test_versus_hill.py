@@ -109,6 +109,28 @@ def test_the_catalogue_reads_one_version_of_best_today_s_first(hill_data):
     assert t.loc["all", "cost_per_game"] == pytest.approx(0.1 / 2)
 
 
+def test_the_catalogue_by_hill_s_step_reads_his_message_at_each_disagreement(hill_data):
+    row = {"step": 1, "best_cell": 5, "hill_cell": 9, "best_win": 0.4, "hill_win": 0.5, "revealed": 100,
+           "log_layouts": 40.0, "best_p": 0.2, "hill_p": 0.3, "diff_low": 0.05, "diff_high": 0.15}
+    _shadow(hill_data, [{**row, "game": 0, "diff": 0.1}, {**row, "game": 1, "diff": 0.3},
+                        {**row, "game": 2, "diff": -0.1, "diff_low": -0.2, "diff_high": -0.05}], games=4)
+    messages = ["Tile (3,4) is an unavoidable 50/50 guess, or safe. 12 solutions remain",
+                "Guessing heuristic suggests clearing tile (1,1).", "Tile (2,2) is an unavoidable 50/50 guess."]
+    pd.DataFrame({"level": "16x30x99", "game": [0, 1, 2], "step": 1, "agent": "best a", "hill_cell": 9,
+                  "message": messages, "program": "p", "commit": "c"}).to_csv(hill_data / "reasons.csv", index=False)
+    assert [H.hill_step(m) for m in messages] == ["pseudo 50/50", "guessing heuristic", "50/50"]
+    assert H.hill_step("something new") == "other"
+    t = H.catalogue(by="hill_step").set_index("hill_step")
+    assert list(t.index) == ["all", "pseudo 50/50", "50/50", "guessing heuristic"]
+    assert t.loc["all", "disagreements"] == 3 and t.loc["all", "games"] == 4
+    assert t.loc["pseudo 50/50", "cost_per_game"] == pytest.approx(0.1 / 4)
+    assert (t.loc["50/50", "hill_better"], t.loc["50/50", "best_better"]) == (0, 1)
+    assert (t["agent"] == "best a").all()
+    H.catalogue_figure(t.reset_index())
+    with pytest.raises(ValueError, match="by must be"):
+        H.catalogue(by="kind")
+
+
 def test_resolutions_count_where_a_change_moves_at_each_class(hill_data):
     common = {"step": 1, "best_cell": 5, "hill_cell": 9, "best_win": 0.4, "hill_win": 0.5, "log_layouts": 60.0}
     _shadow(hill_data, [

@@ -15,6 +15,13 @@ written here from scratch. A decision takes the first of these steps that applie
    safe wherever the zero shows); the play it picks is optimal. A budget of layouts x
    cells scanned, and of cells assigned while the layouts are enumerated, bounds the
    work; past it step 4 decides (`endgame_aborts`).
+2b. Isolated components (`isolated_edges`, D. Hill's "isolated edge"): a component of
+   the frontier whose unrevealed neighbours are all its own cells or known mines, with the
+   same mine count in all its solutions, is independent of the rest of the board: no
+   reveal elsewhere tells its layouts apart and its own reveals tell nothing of the rest.
+   The game is won when both are cleared, so the win probability is their product, and
+   the component's optimal move (step 2's search over its layouts alone, at most
+   `endgame_layouts`) is played at once (`isolated_edge`).
 3. Forced 50/50s, guessed at once: two unknown cells holding one mine that no reveal can
    ever tell apart (a component of two cells with no other unknown neighbour; with
    `wide_fifty_fifty`, any such pair of a number needing one more mine whose other cells
@@ -25,6 +32,17 @@ written here from scratch. A decision takes the first of these steps that applie
    by mines (`scan_fifty_fifties`). In each such layout the swapped one shows the same
    numbers and is as likely, so half of them are lost whatever the play: guessing the
    cell now loses exactly that half. Living cells only (a dead cell shows nothing new).
+3c. Chains of 50/50s (`chain_fifty_fifty`, after D. Hill's chains of links): the same
+   argument where the walls are numbers. Numbers needing one mine among two cells link
+   them into chains whose cells alternate between two sides (two chains may be joined by
+   a number needing one mine among three cells, an end of each and a third); where every
+   other cell sees as many cells of one side as of the other, moving the mines from one
+   side to the other changes no number (`chain_fifty_fifty`). A living cell that is a mine
+   only where its side holds all of the structure's mines is guessed; among several, the
+   best by step 4's secondary score.
+   With `sure_mines`, the certain mines of the position's solve count as known before
+   steps 2-5 (`csp` flags them only beside a certain safe cell, so at a guess they are
+   otherwise unknown cells, and the walls of steps 3 and 3b do not see them).
 4. Otherwise a guess among the safest cells, each candidate c looked at one step ahead:
    for each number v it can show, the position with c revealed as v is solved exactly,
    giving P(v | c safe), whether that position has a certain safe cell ("progress"), and
@@ -76,12 +94,12 @@ options_table*.csv); the final win rates of the defaults on fresh seeds are
 D. Hill's published ones in the leaderboard notebook.
 
 The kernel `best_decide(gs, s, x, cfg, rng)` runs the steps in turn: `opening_or_certain`
-(1, shared with csp), `endgame_decision` (2), `forced_fifty_fifty` (3),
-`scan_fifty_fifties` (3b), `lookahead_guess` (4); s is csp's `SolverState`, x the
-`BestBuffers`, cfg the `BestSettings`. Only the endgame search allocates (its stack); its
-memo of set values (`SetMemo`, open addressing over two 64-bit hashes of a set, emptied
-by a generation count rather than cleared) and the decision memo (`memo_find` /
-`memo_store`) live in the buffers.
+(1, shared with csp), `endgame_decision` (2), `isolated_edge` (2b), `forced_fifty_fifty`
+(3), `scan_fifty_fifties` (3b), `chain_fifty_fifty` (3c), `lookahead_guess` (4); s is csp's
+`SolverState`, x the `BestBuffers`, cfg the `BestSettings`. Only the endgame search
+allocates (its stack); its memo of set values (`SetMemo`, open addressing over two 64-bit
+hashes of a set, emptied by a generation count rather than cleared) and the decision memo
+(`memo_find` / `memo_store`) live in the buffers.
 """
 from __future__ import annotations
 
@@ -111,6 +129,7 @@ from ..probability import (
     DEFAULT_MAX_WORK,
     NOT_RECOUNTED,
     OK,
+    STAT_COMPONENTS,
     STAT_FALLBACKS,
     STAT_LOG_LAYOUTS,
     UNCERTAIN,
@@ -167,8 +186,8 @@ HILL_OFFSETS = np.array([(2, 0), (-2, 0), (0, 2), (0, -2)], np.int64)
 HILL_OFFSETS_DENSE = np.array([(dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if max(abs(dr), abs(dc)) == 2],
                               np.int64)
 GUESS_RULES = ("two-step", "pseq", "blend", "secondary")  # indices are the kernel's codes
-GUESS_STEPS = ("lookahead", "endgame", "fifty-fifty", "pseudo")  # s.decision[DC_STEP] indexes it (`guess_step`)
-STEP_LOOKAHEAD, STEP_ENDGAME, STEP_FIFTY_FIFTY, STEP_PSEUDO = range(4)
+GUESS_STEPS = ("lookahead", "endgame", "fifty-fifty", "pseudo", "isolated", "chain")  # DC_STEP indexes it
+STEP_LOOKAHEAD, STEP_ENDGAME, STEP_FIFTY_FIFTY, STEP_PSEUDO, STEP_ISOLATED, STEP_CHAIN = range(6)
 SCORE_TOLERANCE = 1e-12
 NEXT_WEIGHTS = (4.0, 1.0)  # secondary: the next position's safety, (4 s1 + s2) / 5 of its two safest living cells
 
@@ -223,6 +242,11 @@ class BestBuffers(NamedTuple):
     ltr_scan: np.ndarray  # float64[n] and of each cell of its likelier patterns, enablers too
     ltr_w: np.ndarray  # float64[3 n] each pattern's weight here (by kind, first cell); NaN: not yet, -2: none
     ltr_meta: np.ndarray  # int64[1] the mines not yet known
+    chain_parent: np.ndarray  # int64[n] 50/50 chains: union-find over the cells of one-mine pairs
+    chain_parity: np.ndarray  # int64[n] a cell's side relative to its parent (0 same, 1 other)
+    chain_mark: np.ndarray  # int64[n] a candidate's cells: 1 one side, 2 the other, else 0
+    chain_count: np.ndarray  # int64[n] scratch: a cell's neighbours on one side minus the other
+    chain_bad: np.ndarray  # int64[n] per chain's root: 1 when the chain has an odd cycle
 
 
 def new_best_buffers(cells: int, mines: int) -> BestBuffers:
@@ -257,6 +281,11 @@ def new_best_buffers(cells: int, mines: int) -> BestBuffers:
         ltr_scan=np.zeros(cells, np.float64),
         ltr_w=np.full(3 * cells, np.nan),
         ltr_meta=np.zeros(1, np.int64),
+        chain_parent=np.zeros(cells, np.int64),
+        chain_parity=np.zeros(cells, np.int64),
+        chain_mark=np.zeros(cells, np.int64),
+        chain_count=np.zeros(cells, np.int64),
+        chain_bad=np.zeros(cells, np.int64),
     )
 
 
@@ -278,6 +307,9 @@ class BestSettings(NamedTuple):
     dominance: bool  # secondary: a safer cell that is safe whenever the chosen one is, is taken instead
     long_term_risk: float  # secondary: a candidate's 50/50 influence counts this much as safety (0: off)
     pseudo_fifty_fifty: bool  # step 3b: a cell that is a mine only where it is in an unresolvable 50/50 is guessed
+    isolated_edges: bool  # step 2b: an isolated component with a fixed mine count is played by the exact search
+    chain_fifty_fifty: bool  # step 3c: a cell that is a mine only in one state of a chain of 50/50s is guessed
+    sure_mines: bool  # at a guess, the solve's certain mines join the known ones before steps 2-5
     memo_revealed: int  # memoise guesses in positions with at most this many revealed cells (0: off)
     memo_tag: int  # a digest of the settings above: a memo made under other settings is dropped
 
@@ -410,6 +442,7 @@ class Frames(NamedTuple):
     r: np.ndarray  # int64[depth] position in order of the cell being valued
     o: np.ndarray  # int64[depth] next outcome of that cell
     acc: np.ndarray  # float64[depth] sum over its valued outcomes of |S_o| * value(S_o)
+    left: np.ndarray  # int64[depth] layouts of its safe outcomes not yet valued (each adds at most 1 to acc)
     best: np.ndarray  # float64[depth] best value so far
     best_q: np.ndarray  # int64[depth] its cell (index into ucells), -1 for none
     sig: np.ndarray  # uint64[depth, n_u] hash of what each cell shows across the members
@@ -433,6 +466,7 @@ def _new_frames(depth_max, n_u, n_layouts):
         r=np.zeros(depth_max, np.int64),
         o=np.zeros(depth_max, np.int64),
         acc=np.zeros(depth_max, np.float64),
+        left=np.zeros(depth_max, np.int64),
         best=np.zeros(depth_max, np.float64),
         best_q=np.zeros(depth_max, np.int64),
         sig=np.empty((depth_max, n_u), np.uint64),
@@ -582,6 +616,7 @@ def _next_cell(f, d, n_u, outcome):
             if 0 < f.counts[d, x] < total:  # informative
                 f.o[d] = 0
                 f.acc[d] = 0.0
+                f.left[d] = total - f.counts[d, MINE_OUTCOME]
                 return False
         f.r[d] += 1
     return True
@@ -598,7 +633,10 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
     |S_o| / |S| * value(S_o); memoised on S. Cells are tried safest first and a frame
     stops when no cell's safety can beat its best value (a reveal's value is at most
     its safety), or once it has valued a cell safe in every layout of S (that cell's
-    value is S's). Written as an explicit stack: numba's cache cannot hold recursion.
+    value is S's); a cell is dropped half-way once the layouts of its outcomes not yet
+    valued could not lift it above the best even if all were won. Neither cut changes a
+    value or the move, only the work. Written as an explicit stack: numba's cache
+    cannot hold recursion.
     """
     sets.meta[0] += 1  # a new generation: the memo starts empty
     sets.meta[1] = 0
@@ -627,24 +665,34 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
             _memo_put(sets, h1, h2, value)
             d -= 1  # back to the parent: add this child's share
             acc[d] += counts[d, o[d]] * value
+            f.left[d] -= counts[d, o[d]]
             o[d] += 1
         need_cell = False
         # the outcomes of the cell order[d, r[d]]: sets of 0 or 1 layouts and memoised
-        # ones add directly; the first other one is valued on a new frame
+        # ones add directly; the first other one is valued on a new frame. The cell is
+        # dropped once it cannot beat the frame's best even if every outcome not yet
+        # valued were won (the value it would reach is at most acc + left over total):
+        # the best, and so every value and move, stay exactly as without the cut.
         pushed = False
+        cut = False
         while o[d] < N_OUTCOMES - 1:
+            if acc[d] + f.left[d] <= (f.best[d] + SCORE_TOLERANCE) * f.total[d]:
+                cut = True
+                break
             c = counts[d, o[d]]
             if c == 0:
                 o[d] += 1
                 continue
             if c == 1:
                 acc[d] += 1.0
+                f.left[d] -= 1
                 o[d] += 1
                 continue
             h1, h2 = _set_key(f.parts[d, o[d]])
             known_value = _memo_get(sets, h1, h2)
             if known_value >= 0.0:
                 acc[d] += c * known_value
+                f.left[d] -= c
                 o[d] += 1
                 continue
             for w in range(words):
@@ -659,9 +707,13 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
         if pushed:
             need_cell = True
             continue
+        q = f.order[d, f.r[d]]
+        if cut:  # it cannot beat the best; a cell safe in every layout would have taken the set's value
+            f.r[d] = n_u if f.mines_at[d, q] == 0 else f.r[d] + 1
+            need_cell = True
+            continue
         # every outcome of this cell is valued
         v = acc[d] / f.total[d]
-        q = f.order[d, f.r[d]]
         if v > f.best[d] + SCORE_TOLERANCE:
             f.best[d] = v
             f.best_q[d] = q
@@ -689,6 +741,10 @@ def best_decide(gs, s, x, cfg, rng):
         return k
     s.decision[DC_GUESS] = 1
     s.moves[0, 0] = REVEAL
+    if cfg.sure_mines:  # certain mines are flagged only beside a certain safe cell: a guess sees them here
+        for i in range(gs.shown.shape[0]):
+            if s.ws.certain[i] == CERTAIN_MINE and gs.shown[i] < 0:
+                s.known[i] = 1
     key, slot = memo_find(gs, s.known, x, cfg)
     if slot >= 0:  # a position met before: its guess (the steps below are deterministic)
         s.decision[DC_STEP] = x.memo_move[slot, 1]
@@ -696,6 +752,8 @@ def best_decide(gs, s, x, cfg, rng):
         s.moves[0, 1] = x.memo_move[slot, 0]
         return 1
     cell = endgame_decision(gs, s, x, cfg)  # 2.
+    if cell < 0 and cfg.isolated_edges:
+        cell = isolated_edge(gs, s, x, cfg)  # 2b.
     if cell < 0 and cfg.fifty_fifty:
         cell = forced_fifty_fifty(gs, s, cfg.wide_fifty_fifty)  # 3.
         if cell >= 0:
@@ -704,6 +762,10 @@ def best_decide(gs, s, x, cfg, rng):
         cell = scan_fifty_fifties(gs, s, x, cfg.pseudo_fifty_fifty)  # 3b., and the enablers' influence
         if cell >= 0:
             s.decision[DC_STEP] = STEP_PSEUDO
+    if cell < 0 and cfg.chain_fifty_fifty:
+        cell = chain_fifty_fifty(gs, s, x, cfg)  # 3c.
+        if cell >= 0:
+            s.decision[DC_STEP] = STEP_CHAIN
     if cell < 0:
         cell = lookahead_guess(gs, s, x, cfg)  # 4.
     s.moves[0, 1] = cell
@@ -819,6 +881,83 @@ def endgame_decision(gs, s, x, cfg):
         s.decision[DC_STEP] = STEP_ENDGAME
         return cell
     s.decision[DC_ABORT] = 1
+    return -1
+
+
+@step
+def isolated_edge(gs, s, x, cfg):
+    """Step 2b: an isolated component is played by the exact search on its own cells.
+
+    A component of the last solve (s.ws) is isolated when every unrevealed neighbour of
+    its cells that is not a known mine is one of its cells, and its mine count is the same
+    in all its solutions (one non-zero weight by mines; its search exact). Nothing
+    revealed elsewhere can then tell its layouts apart, nor can revealing its cells tell
+    anything about the rest; its layouts are equally likely, and the game is won only if
+    both it and the rest are cleared: the win probability is the product of the two, so
+    playing its optimal move now, by `endgame_move` over its layouts alone, loses nothing
+    and is what clears it most often. The first such component (in component order) with
+    at most cfg.endgame_layouts layouts over at most ENDGAME_CELLS cells is taken; returns
+    its cell (DC_STEP = STEP_ISOLATED), or -1 when there is none or its search ran out of
+    budget. Scratch: x.merge_tmp (per component: 1 while it may be isolated) and
+    x.ranked (per component: its cells), which the lookahead sets anew."""
+    view = gs.shown
+    nbr = gs.nbr
+    nbr_count = gs.nbr_count
+    known = s.known
+    ws = s.ws
+    cell_box = ws.cell_box
+    box_comp = ws.box_comp
+    n = view.shape[0]
+    n_comp = int(ws.stats[STAT_COMPONENTS])
+    if n_comp == 0 or ws.stats[STAT_FALLBACKS] > 0.0:
+        return -1
+    isolated = x.merge_tmp
+    size = x.ranked
+    for c in range(n_comp):
+        isolated[c] = 1
+        size[c] = 0
+    for i in range(n):
+        if view[i] >= 0 or known[i] or cell_box[i] < 0:
+            continue
+        c = box_comp[cell_box[i]]
+        size[c] += 1
+        if isolated[c] == 0:
+            continue
+        for a in range(nbr_count[i]):
+            j = nbr[i, a]
+            if view[j] < 0 and known[j] == 0 and (cell_box[j] < 0 or box_comp[cell_box[j]] != c):
+                isolated[c] = 0
+                break
+    limit = np.log(cfg.endgame_layouts) + 1e-9
+    for c in range(n_comp):
+        if isolated[c] == 0 or size[c] > ENDGAME_CELLS or ws.comp_logscale[c] > limit:
+            continue
+        woff = ws.comp_w_off[c]
+        mines = -1
+        for m in range(ws.comp_mmax[c] + 1):
+            if ws.comp_w[woff + m] > 0.0:
+                if mines >= 0:
+                    mines = -2  # more than one mine count: the component trades mines with the rest
+                    break
+                mines = m
+        if mines < 0:
+            continue
+        n_u = 0
+        for i in range(n):
+            if view[i] < 0 and cell_box[i] >= 0 and box_comp[cell_box[i]] == c:
+                if known[i]:
+                    mines -= 1  # a certain mine made known after the solve (sure_mines)
+                else:
+                    x.ucells[n_u] = i
+                    n_u += 1
+        n_l = enumerate_layouts(view, known, mines, nbr, nbr_count, x, n_u, cfg.endgame_layouts, cfg.endgame_budget)
+        if n_l < 2:
+            continue
+        layout_outcomes(view, known, nbr, nbr_count, x, n_u, n_l)
+        cell, _value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets)
+        if cell >= 0:
+            s.decision[DC_STEP] = STEP_ISOLATED
+            return cell
     return -1
 
 
@@ -1164,6 +1303,226 @@ def scan_fifty_fifties(gs, s, x, want_pseudo):
                     if missing == 1:
                         x.ltr_enabler[first] += w
                         x.ltr_scan[first] += w
+    return -1
+
+
+# ------------------------------------------------------------------ chains of 50/50s
+# A number that needs one more mine among exactly two unknown cells links them: one is a
+# mine, the other safe. Links that share cells form chains, whose cells alternate between
+# two sides; two chains are also joined through a number that needs one mine among three
+# cells, one the end of each (and a third, safe whenever one of the ends is a mine). Take
+# sides A and B of such a structure with |A| = |B| where every other cell that is not a
+# known mine sees as many cells of A as of B. Moving every mine of A onto B (where A holds
+# all the mines) then changes no number anywhere and not the mine count: the two layouts
+# are equally likely and only a reveal inside A or B can tell them apart. A cell c of A
+# that is a mine only in layouts where all of A are mines (P(c) = P(A all mines)) is then
+# a mine only in one half of such a pair, a 50/50 that must be guessed sooner or later:
+# guessing c now loses exactly those layouts, as any play must lose half of each pair.
+# It is step 3b's argument, for walls made of numbers rather than of known mines.
+CHAIN_SIDE = 16  # the most cells a side may have (x.ltr_cells holds the side's mines)
+
+
+@kernel
+def _chain_root(parent, parity, a):
+    """(root, a's side relative to the root) in the chains' union-find."""
+    side = 0
+    while parent[a] != a:
+        side ^= parity[a]
+        a = parent[a]
+    return a, side
+
+
+@kernel
+def _mine_for_sure(known, certain, u):
+    """A known mine, or one the last solve found certain."""
+    return known[u] != 0 or certain[u] == CERTAIN_MINE
+
+
+@kernel
+def _one_mine_cells(view, known, certain, nbr, nbr_count, w, cells):
+    """For a revealed cell w whose number needs one more mine: its unrevealed neighbours
+    that are not mines for sure into cells[:k], returns k; 0 when it needs another count
+    or has more than three such neighbours (cells: at least 3 long)."""
+    need = np.int64(view[w])
+    k = 0
+    for a in range(nbr_count[w]):
+        u = nbr[w, a]
+        if view[u] < 0:
+            if _mine_for_sure(known, certain, u):
+                need -= 1
+            elif k < 3:
+                cells[k] = u
+                k += 1
+            else:
+                return 0
+    return k if need == 1 else 0
+
+
+@step
+def _chain_sides(gs, s, x, r1, side1, r2, side2):
+    """Mark the cells of chain r1 on side1 and of chain r2 (-1: none) not on side2 as side
+    A (x.chain_mark 1), their other cells as side B (2). Returns (|A|, |B|)."""
+    n = gs.shown.shape[0]
+    n_a = 0
+    n_b = 0
+    for q in range(n):
+        x.chain_mark[q] = 0
+        if x.chain_parent[q] < 0:
+            continue
+        root, side = _chain_root(x.chain_parent, x.chain_parity, q)
+        if root == r1:
+            a = side == side1
+        elif r2 >= 0 and root == r2:
+            a = side != side2
+        else:
+            continue
+        x.chain_mark[q] = 1 if a else 2
+        if a:
+            n_a += 1
+        else:
+            n_b += 1
+    return n_a, n_b
+
+
+@step
+def _chain_twin(gs, s, x):
+    """Does every cell outside the marked sides that is not a mine for sure see as many
+    cells of side A as of side B (x.chain_mark)?"""
+    view = gs.shown
+    nbr = gs.nbr
+    nbr_count = gs.nbr_count
+    n = view.shape[0]
+    for u in range(n):
+        x.chain_count[u] = 0
+    for q in range(n):
+        if x.chain_mark[q] == 0:
+            continue
+        step_ = 1 if x.chain_mark[q] == 1 else -1
+        for a in range(nbr_count[q]):
+            x.chain_count[nbr[q, a]] += step_
+    for u in range(n):
+        if x.chain_count[u] != 0 and x.chain_mark[u] == 0 and \
+                not (view[u] < 0 and _mine_for_sure(s.known, s.ws.certain, u)):
+            return False
+    return True
+
+
+@step
+def _chain_pick(gs, s, x, cfg, log_z):
+    """Of the living cells of sides A and B whose mine probability is that of their side
+    being all mines, the one with the best secondary score (`lookahead_score`, as step 4
+    ranks its candidates: D. Hill breaks this tie by secondary safety too), or -1;
+    x.chain_mark holds the sides (both of at most CHAIN_SIDE cells)."""
+    view = gs.shown
+    prob = s.ws.prob
+    n = view.shape[0]
+    found = x.chain_count  # the qualifying cells (the twin check is done with it)
+    n_found = 0
+    for mark in (1, 2):
+        k = 0
+        for q in range(n):
+            if x.chain_mark[q] == mark:
+                x.ltr_cells[k] = q
+                k += 1
+        if k > x.ltr_meta[0]:
+            continue  # more mines than are left
+        w = _mines_weight(gs, s, x, k, log_z)
+        if w <= 0.0:
+            continue
+        for t in range(k):
+            c = x.ltr_cells[t]
+            if abs(w - prob[c]) <= 1e-7 * prob[c] and _living(view, s.known, s.ws.certain, gs.nbr, gs.nbr_count, c):
+                found[n_found] = c
+                n_found += 1
+    best = -1
+    best_score = -1.0
+    for t in range(n_found):
+        c = found[t]
+        p = prob[c]
+        _, k0, _, _, secondary, _, _ = lookahead_score(gs, s.known, x, c, p, log_z, prob, cfg, -1.0)
+        score = secondary_score(p, secondary, k0, cfg.progress_weight)
+        if score > best_score + SCORE_TOLERANCE:
+            best_score = score
+            best = c
+    return best
+
+
+@step
+def chain_fifty_fifty(gs, s, x, cfg):
+    """Step 3c: a cell that is a mine only in one state of a chain of 50/50s (see above), or
+    -1. Chains are the union-find of the one-mine pairs (x.chain_parent, -1 for cells in no
+    pair; a chain with an odd cycle is dropped); the structures tried are each chain alone
+    and each two chains joined through a number that needs one mine among three cells."""
+    view = gs.shown
+    nbr = gs.nbr
+    nbr_count = gs.nbr_count
+    known = s.known
+    certain = s.ws.certain
+    n = view.shape[0]
+    parent = x.chain_parent
+    parity = x.chain_parity
+    bad = x.chain_bad
+    for i in range(n):
+        parent[i] = -1
+        parity[i] = 0
+        bad[i] = 0
+    pairs = 0
+    cells = x.ltr_enablers  # a number's cells (the board scan is done with it)
+    for w in range(n):
+        if view[w] <= 0 or _one_mine_cells(view, known, certain, nbr, nbr_count, w, cells) != 2:
+            continue
+        a = cells[0]
+        b = cells[1]
+        for u in (a, b):
+            if parent[u] < 0:
+                parent[u] = u
+        ra, pa = _chain_root(parent, parity, a)
+        rb, pb = _chain_root(parent, parity, b)
+        if ra == rb:
+            if pa == pb:
+                bad[ra] = 1
+            continue
+        parent[ra] = rb
+        parity[ra] = pa ^ pb ^ 1
+        bad[rb] |= bad[ra]
+        pairs += 1
+    if pairs == 0:
+        return -1
+    log_z = s.ws.stats[STAT_LOG_LAYOUTS]
+    # each chain alone
+    for q in range(n):
+        if parent[q] != q or bad[q]:
+            continue
+        n_a, n_b = _chain_sides(gs, s, x, q, 0, -1, 0)
+        if n_a == n_b and n_a <= CHAIN_SIDE and _chain_twin(gs, s, x):
+            cell = _chain_pick(gs, s, x, cfg, log_z)
+            if cell >= 0:
+                return cell
+    # two chains through a number needing one mine among three cells, two of them ends
+    for w in range(n):
+        if view[w] <= 0 or _one_mine_cells(view, known, certain, nbr, nbr_count, w, cells) != 3:
+            continue
+        in_chains = 0
+        e1 = -1
+        e2 = -1
+        for t in range(3):
+            if parent[cells[t]] >= 0:
+                in_chains += 1
+                if e1 < 0:
+                    e1 = cells[t]
+                else:
+                    e2 = cells[t]
+        if in_chains != 2:  # two ends and a third cell in no chain
+            continue
+        r1, s1 = _chain_root(parent, parity, e1)
+        r2, s2 = _chain_root(parent, parity, e2)
+        if r1 == r2 or bad[r1] or bad[r2]:
+            continue
+        n_a, n_b = _chain_sides(gs, s, x, r1, s1, r2, s2)
+        if n_a == n_b and n_a <= CHAIN_SIDE and _chain_twin(gs, s, x):
+            cell = _chain_pick(gs, s, x, cfg, log_z)
+            if cell >= 0:
+                return cell
     return -1
 
 
@@ -1638,6 +1997,12 @@ class BestParams(CSPParams):
     long_term_risk: float = number(0.9, 0.0, 1.0, doc="weight of a candidate's 50/50 influence (D. Hill's 0.9; "
                                                        "0: off)")
     pseudo_fifty_fifty: bool = flag(True, doc="guess pseudo 50/50s (step 3b)")
+    isolated_edges: bool = flag(False, doc="play an isolated component of a fixed mine count by the exact "
+                                           "search (step 2b)")
+    chain_fifty_fifty: bool = flag(False, doc="guess a cell that is a mine only in one state of a chain of "
+                                              "50/50s (step 3c)")
+    sure_mines: bool = flag(False, doc="at a guess, count the solve's certain mines as known (the guess steps "
+                                       "see them as walls)")
 
 
 @register
@@ -1671,7 +2036,10 @@ class BestAgent(CSPAgent):
                      tie_order=TIE_ORDERS[self.tie_order],
                      fifty_fifty=bool(self.fifty_fifty), wide_fifty_fifty=bool(self.wide_fifty_fifty),
                      dominance=bool(self.dominance), long_term_risk=float(self.long_term_risk),
-                     pseudo_fifty_fifty=bool(self.pseudo_fifty_fifty))
+                     pseudo_fifty_fifty=bool(self.pseudo_fifty_fifty),
+                     isolated_edges=bool(self.isolated_edges),
+                     chain_fifty_fifty=bool(self.chain_fifty_fifty),
+                     sure_mines=bool(self.sure_mines))
         tag = zlib.crc32(repr(sorted(plays.items())).encode())  # the memo's guard against changed settings
         return BestSettings(**plays, memo_revealed=self.memo_revealed if memo else 0, memo_tag=tag)
 
@@ -1693,6 +2061,14 @@ class BestAgent(CSPAgent):
             return (f"endgame search over {n_l} layouts chose {where}: win probability {num(value)} "
                     f"(p(mine) = {num(p)})")
         said = "the endgame search ran out of budget; " if s.decision[DC_ABORT] else ""
+        if step_ == "isolated":
+            return (f"{said}isolated component: {where} (p(mine) = {num(p)}) is the exact search's move on a group "
+                    f"of cells that nothing revealed elsewhere can inform, and whose mine count is fixed: it is "
+                    f"the move that clears the group most often, and the group must be cleared to win")
+        if step_ == "chain":
+            return (f"{said}chain of 50/50s: {where} (p(mine) = {num(p)}) is a mine only where its side of a chain "
+                    f"of one-mine pairs holds all the chain's mines, a state that nothing outside the chain can "
+                    f"tell from its twin with the mines on the other side: guessed now")
         if step_ == "fifty-fifty":
             return (f"{said}forced 50/50: {where} and its partner hold one mine that nothing revealed elsewhere "
                     f"can tell apart (p(mine) = {num(p)}): guessed now")
@@ -1704,7 +2080,8 @@ class BestAgent(CSPAgent):
 
     def guess_step(self, s) -> str:
         """Which step made the guess just decided (s: the state the decision filled; its
-        s.decision[DC_STEP]): "endgame" (2), "fifty-fifty" (3), "pseudo" (3b) or "lookahead" (4)."""
+        s.decision[DC_STEP]): "endgame" (2), "isolated" (2b), "fifty-fifty" (3), "pseudo" (3b),
+        "chain" (3c) or "lookahead" (4)."""
         return GUESS_STEPS[int(s.decision[DC_STEP])]
 
     def _explain_lookahead(self, gs, s, x, cfg, cell, where) -> str:

@@ -22,6 +22,9 @@ harness writes what it measures into data/hill/; this module only reads those fi
   today's `best` when it has played, else the version that played last), and the catalogue
   names it and says whether it is today's.
 
+* `catalogue(by="hill_step")`: the same catalogue by the step of Hill's solver that made
+  his move (data/hill/reasons.csv: the message line his page shows, `HILL_STEPS`).
+
 * `resolutions()`: what a change to `best` does at those disagreements. The version that
   played the shadow games replays them, and `best` with the change decides at each
   (data/hill/resolved.csv, `tools/hill/hill.py resolve`): per change and class, how often it
@@ -69,6 +72,34 @@ CLASSES = {
     "endgame": ("at most 4,096 layouts remain (best's exact search can take the position)",
                 lambda d: d["log_layouts"] <= ENDGAME_LOG_LAYOUTS),
 }
+
+
+# Which of Hill's steps made his move, from the message line his page shows after it
+# (data/hill/reasons.csv, `tools/hill/hill.py reasons`): a name, what the step is, and a
+# phrase of the message only that step writes (the first that matches names it).
+HILL_STEPS = {
+    "isolated edge, all dead": ("an isolated edge whose cells all tell nothing: the safest of them",
+                                "All the tiles on an isolated edge are dead"),
+    "isolated edge": ("his exact search over an isolated edge (its cells seen by no other number)",
+                      "chance to solve the isolated edge"),
+    "whole board, all dead": ("every cell left tells nothing: the safest", "All the remaining tiles are dead"),
+    "whole-board search": ("his exact search over every layout left (under 1,000 of them)",
+                           "chance to win the game"),
+    "pseudo 50/50": ("a cell that is safe or in a 50/50 no reveal can resolve (his chains and boxes)",
+                     "unavoidable 50/50 guess, or safe"),
+    "50/50": ("an unavoidable 50/50", "is an unavoidable 50/50 guess"),
+    "all dead": ("every candidate tells nothing", "All tiles are dead"),
+    "guessing heuristic": ("his secondary-safety guess among the safest cells (and those a 50/50 may form around)",
+                           "Guessing heuristic suggests"),
+}
+
+
+def hill_step(message: str) -> str:
+    """The name in HILL_STEPS of the step whose message this is ("other" for none)."""
+    for name, (_, phrase) in HILL_STEPS.items():
+        if phrase in str(message):
+            return name
+    return "other"
 
 
 def hill_dir():
@@ -157,25 +188,42 @@ def shadow_games(agent: str | None = None) -> pd.DataFrame:
     return games[games["agent"] == agent].reset_index(drop=True)
 
 
-def catalogue(agent: str | None = None) -> pd.DataFrame:
+def catalogue(agent: str | None = None, by: str = "class") -> pd.DataFrame:
     """The shadow play of `agent` (a version of `best`; default `shadow_agent()`), a row per
-    class of CLASSES (and one for all disagreements): how many there are, how many of Hill's
-    moves are significantly better (95% interval above 0) or worse, how many of either side
-    chance alone would make so (`by_chance`: 2.5% of the disagreements whose interval has any
-    width, were the two moves always worth the same), the mean difference, and the cost per
-    game to `best` with its 95% interval; `agent` names the version of `best` and
-    `best_is_today` says whether it is today's."""
+    class of CLASSES (by="class") or per step of Hill's solver that made his move
+    (by="hill_step": HILL_STEPS, from data/hill/reasons.csv; disagreements it has no message
+    for are left out; default agent: shadow_agent() when the file has its games, else the
+    file's last version), and one for all of them: how many there are, how many of Hill's moves
+    are significantly better (95% interval above 0) or worse, how many of either side chance
+    alone would make so (`by_chance`: 2.5% of the disagreements whose interval has any width,
+    were the two moves always worth the same), the mean difference, and the cost per game to
+    `best` with its 95% interval; `agent` names the version of `best` and `best_is_today`
+    says whether it is today's."""
+    if by not in ("class", "hill_step"):
+        raise ValueError(f"by must be 'class' or 'hill_step', got {by!r}")
+    r = None
+    if by == "hill_step":
+        r = _read("reasons", "reasons --agent '<version>' --params '<best's parameters as JSON>'")
+        if agent is None:  # shadow_agent() when Hill's messages were taken at its games, else the last version
+            agent = shadow_agent() if (r["agent"] == shadow_agent()).any() else str(r["agent"].iloc[-1])
     agent = shadow_agent() if agent is None else agent
     d, games = disagreements(agent), shadow_games(agent)
+    if by == "class":
+        groups = [(name, CLASSES[name][0], d[name].to_numpy()) for name in CLASSES]
+    else:
+        r = r[r["agent"] == agent].assign(hill_step=lambda t: t["message"].map(hill_step))
+        d = d.merge(r[["game", "step", "hill_step"]], on=["game", "step"], how="inner")
+        groups = [(name, HILL_STEPS.get(name, ("no step's message",))[0], (d["hill_step"] == name).to_numpy())
+                  for name in [*HILL_STEPS, "other"] if (d["hill_step"] == name).any()]
     today = today_agent()
     n_games = len(games)
     rows = []
-    for name, mask in [("all", np.ones(len(d), bool)), *((n, d[n].to_numpy()) for n in CLASSES)]:
+    for name, meaning, mask in [("all", "every valued disagreement", np.ones(len(d), bool)), *groups]:
         sub = d[mask]
         per_game = sub.groupby("game")["diff"].sum().reindex(games["game"], fill_value=0.0).to_numpy()
         mean, lo, hi = _mean_ci(sub["diff"].to_numpy())
         cost, cost_lo, cost_hi = _mean_ci(per_game)
-        rows.append({"class": name, "meaning": "every valued disagreement" if name == "all" else CLASSES[name][0],
+        rows.append({by: name, "meaning": meaning,
                      "disagreements": len(sub), "hill_better": int((sub["diff_low"] > 0).sum()),
                      "best_better": int((sub["diff_high"] < 0).sum()),
                      "by_chance": 0.025 * int((sub["diff_high"] > sub["diff_low"]).sum()), "mean_diff": mean,
@@ -217,21 +265,22 @@ def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
 
 
 def catalogue_figure(table: pd.DataFrame):
-    """Cost per game of each class (points of win rate, 95% interval), the figure of the
-    leaderboard notebook's shadow-play section."""
+    """Cost per game of each class or step of Hill's (a `catalogue` table; points of win
+    rate, 95% interval), the figures of the leaderboard notebook's shadow-play section."""
     import matplotlib.pyplot as plt
 
     t = table.iloc[::-1]
+    by = "class" if "class" in t else "hill_step"
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(t) + 1.2))
     y = np.arange(len(t))
     ax.errorbar(100 * t["cost_per_game"], y, xerr=[100 * (t["cost_per_game"] - t["cost_low"]),
                                                    100 * (t["cost_high"] - t["cost_per_game"])],
                 fmt="o", color="C0", capsize=3)
     ax.axvline(0, color="grey", lw=0.8)
-    ax.set_yticks(y, [f"{c} ({n})" for c, n in zip(t["class"], t["disagreements"])])
+    ax.set_yticks(y, [f"{c} ({n})" for c, n in zip(t[by], t["disagreements"])])
     ax.set_xlabel("win rate Hill's moves of the class would add to best, points per game (95% interval)")
     who = "today's best" if t["best_is_today"].iloc[0] else f"{t['agent'].iloc[0]} (not today's)"
-    ax.set_title(f"Shadow play, {who}, {int(t['games'].iloc[0]):,} expert games:\n"
-                 "where Hill's solver and best differ", fontsize=10)
+    what = "where Hill's solver and best differ" if by == "class" else "by the step of Hill's solver that moved"
+    ax.set_title(f"Shadow play, {who}, {int(t['games'].iloc[0]):,} expert games:\n{what}", fontsize=10)
     fig.tight_layout()
     return fig

@@ -10,6 +10,8 @@ writes what it finds into data/hill/ (see tools/hill/README.md).
     python tools/hill/hill.py --checkout /tmp/hill/JSMinesweeper probabilities --games 40
     python tools/hill/hill.py --checkout /tmp/hill/JSMinesweeper paired --chunks 100
     python tools/hill/hill.py --checkout /tmp/hill/JSMinesweeper shadow --games 1000
+    python tools/hill/hill.py --checkout /tmp/hill/JSMinesweeper reasons --agent "best 02254c989811dc9f" \
+        --params '{"tie_order": "corners"}'
 
 `probabilities`: `best` plays expert games; in every position it meets, Hill's safety of
 each covered cell is set beside minelab's exact one (1 - minelab.mine_probabilities).
@@ -33,6 +35,12 @@ version of `best` that played the shadow games replays them to each valued disag
 and `best` with the change (its parameters, --params) decides there: Hill's cell, best's
 old one, or another. A row per disagreement and change (-> data/hill/resolved.csv); no
 node needed.
+
+`reasons`: which of Hill's steps made his move at each valued disagreement. A version of
+`best` that played shadow games (--agent; today's `best` with --params must play as it
+did, which the replay checks move by move) replays them to each disagreement, Hill's
+solver is asked again, and the message line his page would show is kept beside his move
+(-> data/hill/reasons.csv); minelab.studies.versus_hill sorts the messages into his steps.
 """
 from __future__ import annotations
 
@@ -80,6 +88,8 @@ SHADOW_GAME_COLUMNS = ["level", "game", "seed", "won", "guesses", "differ", "pro
 # agent: best's golden playthrough digest
 RESOLVED_COLUMNS = ["level", "game", "step", "agent", "change", "best_cell", "hill_cell", "new_cell"]
 # agent: the version of best that played the shadow games; change: the parameters, as JSON
+REASON_COLUMNS = ["level", "game", "step", "agent", "hill_cell", "message", "program", "commit"]
+# agent: the version of best that played the shadow games; message: Hill's page's message line
 PAIRED_COLUMNS = ["level", "chunk", "seed", "games", "best_won", "hill_won", "both_won", "program", "commit", "agent",
                   "hill_games"]
 
@@ -338,31 +348,68 @@ def run_resolve(params: dict, out: Path, shadow: Path) -> None:
     if not rows:
         raise SystemExit(f"{shadow} has no valued disagreement of {agent}")
     change = json.dumps(params, sort_keys=True)
-    level = ml.Level.parse(LEVEL)
-    old, new = ml.make_agent("best", seed=SHADOW_ROOT), ml.make_agent("best", seed=SHADOW_ROOT, **params)
-    by_game: dict[int, dict[int, dict]] = {}
-    for r in rows:
-        by_game.setdefault(int(r["game"]), {})[int(r["step"])] = r
+    new = ml.make_agent("best", seed=SHADOW_ROOT, **params)
     found = []
-    for g, steps in sorted(by_game.items()):
-        game = opened_game(level, int(next(iter(steps.values()))["seed"]))
-        for step, _, own in best_guesses(old, game):
-            if step in steps:
-                r = steps[step]
-                if own != int(r["best_cell"]):
-                    raise SystemExit(f"game {g} guess {step}: the replay takes {own}, the shadow row "
-                                     f"{r['best_cell']}: today's best is not the version that played")
-                cell = next(q for kind, q in new.decision(game) if kind == ml.REVEAL)
-                found.append({"level": LEVEL, "game": g, "step": step, "agent": agent, "change": change,
-                              "best_cell": own, "hill_cell": int(r["hill_cell"]), "new_cell": cell})
-                if step == max(steps):
-                    break
+    for r, game in replay_disagreements(rows, {}):
+        cell = next(q for kind, q in new.decision(game) if kind == ml.REVEAL)
+        found.append({"level": LEVEL, "game": int(r["game"]), "step": int(r["step"]), "agent": agent,
+                      "change": change, "best_cell": int(r["best_cell"]), "hill_cell": int(r["hill_cell"]),
+                      "new_cell": cell})
     keep = [r for r in harness.read_rows(out) if (r["agent"], r["change"]) != (agent, change)]
     harness.write_rows(out, keep + found, RESOLVED_COLUMNS)
     takes = [("hill" if f["new_cell"] == f["hill_cell"] else "old" if f["new_cell"] == f["best_cell"] else "other")
              for f in found]
     print(f"{change}: {len(found)} disagreements; takes Hill's cell {takes.count('hill')}, best's "
           f"{takes.count('old')}, another {takes.count('other')}")
+
+
+def replay_disagreements(rows: list[dict], params: dict, strict: bool = True, left: list | None = None):
+    """`best` with `params` replays the shadow games of `rows` (valued disagreements of one
+    version) to each of them; yields (row, game) there. Where the replay leaves the rows'
+    moves (`best` with `params` is not the version that played), it stops with an error,
+    or with strict=False goes on with the next game, the rows it could not reach appended
+    to `left`."""
+    level = ml.Level.parse(LEVEL)
+    old = ml.make_agent("best", seed=SHADOW_ROOT, **params)
+    by_game: dict[int, dict[int, dict]] = {}
+    for r in rows:
+        by_game.setdefault(int(r["game"]), {})[int(r["step"])] = r
+    for g, steps in sorted(by_game.items()):
+        game = opened_game(level, int(next(iter(steps.values()))["seed"]))
+        for step, _, own in best_guesses(old, game):
+            if step in steps:
+                r = steps[step]
+                if own != int(r["best_cell"]):
+                    if strict:
+                        raise SystemExit(f"game {g} guess {step}: the replay takes {own}, the shadow row "
+                                         f"{r['best_cell']}: best with {params} is not the version that played")
+                    left.extend(steps[k] for k in sorted(steps) if k >= step)
+                    break
+                yield r, game
+                if step == max(steps):
+                    break
+
+
+def run_reasons(hill: HillSolver, agent: str, params: dict, out: Path, shadow: Path) -> None:
+    """Hill's message at each valued disagreement of `agent`'s shadow games, replayed by
+    today's `best` with `params` (see `replay_disagreements`). Hill's move must be the
+    shadow row's (his solver is deterministic); the rows replace those of `agent` in `out`."""
+    rows = [r for r in harness.read_rows(shadow) if r["agent"] == agent and r["layouts"] not in ("", "0")]
+    if not rows:
+        raise SystemExit(f"{shadow} has no valued disagreement of {agent!r}")
+    found, left = [], []
+    for r, game in replay_disagreements(rows, params, strict=False, left=left):
+        reply = hill.analyse(game.view, game.level.mines)
+        cell = reply["actions"][0][0]
+        if cell != int(r["hill_cell"]):
+            raise SystemExit(f"game {r['game']} guess {r['step']}: Hill's solver now takes {cell}, the shadow row "
+                             f"{r['hill_cell']}")
+        found.append({"level": LEVEL, "game": r["game"], "step": r["step"], "agent": agent, "hill_cell": cell,
+                      "message": reply["message"], "program": PROGRAM, "commit": PINNED})
+    keep = [r for r in harness.read_rows(out) if r["agent"] != agent]
+    harness.write_rows(out, keep + found, REASON_COLUMNS)
+    print(f"{agent}: {len(found)} of {len(rows)} disagreements replayed, Hill's message at each -> {out}; "
+          f"{len(left)} not reached (best with {params} plays otherwise there)")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -386,6 +433,12 @@ def main(argv: list[str] | None = None) -> None:
                    help='best\'s parameters, e.g. \'{"tie_order": "hill"}\'')
     v.add_argument("--shadow", type=Path, default=DATA / "shadow.csv")
     v.add_argument("--out", type=Path, default=DATA / "resolved.csv")
+    w = sub.add_parser("reasons", help="Hill's message (which of his steps moved) at each shadow disagreement")
+    w.add_argument("--agent", default=None, help="the version of best whose shadow games (default: today's)")
+    w.add_argument("--params", type=json.loads, default={},
+                   help="best's parameters with which today's best plays as that version did")
+    w.add_argument("--shadow", type=Path, default=DATA / "shadow.csv")
+    w.add_argument("--out", type=Path, default=DATA / "reasons.csv")
     args = parser.parse_args(argv)
     if args.what == "resolve":
         run_resolve(args.params, args.out, args.shadow)
@@ -397,6 +450,8 @@ def main(argv: list[str] | None = None) -> None:
             run_probabilities(hill, args.games, args.out)
         elif args.what == "shadow":
             run_shadow(hill, args.games, args.out)
+        elif args.what == "reasons":
+            run_reasons(hill, args.agent or today_agent(), args.params, args.out, args.shadow)
         else:
             run_paired(hill, args.chunks, args.out, LEVEL if args.rule == "safe" else f"{LEVEL}:opening")
 

@@ -18,7 +18,9 @@
 //   {"op": "analyse", "width", "height", "mines", "view": [cell codes]}
 //       the solver's move in one position: view codes as minelab's (-1 covered, -2 flagged,
 //       which is taken as covered, 0..8 revealed); reply {"actions": [[cell, kind, safety],
-//       ...] (kind 1 clear, 2 flag, 3 chord), "safety": [per cell, null if revealed], "ms"}
+//       ...] (kind 1 clear, 2 flag, 3 chord), "safety": [per cell, null if revealed],
+//       "message": the page's message line after the call (the solver says there which of
+//       its steps made the move), "ms"}
 //   {"op": "quit"}
 "use strict";
 
@@ -128,10 +130,11 @@ async function analyse(req) {
             board.getTile(i).setValue(view[i]);
         }
     }
+    shownMessage.text = "";
     const reply = await solver(board, bulkOptions());
     const actions = reply.actions.map(a => [board.xy_to_index(a.x, a.y), a.action, a.prob]);
     const safety = board.tiles.map(t => (t.isCovered() ? t.probability : null));
-    return {actions: actions, safety: safety};
+    return {actions: actions, safety: safety, message: shownMessage.text};
 }
 
 async function handle(req) {
@@ -147,7 +150,15 @@ async function handle(req) {
 
 function loadSolver(checkout) {
     const quiet = {log: () => {}, info: () => {}, warn: () => {}, error: (...a) => process.stderr.write(a.join(" ") + "\n")};
-    const context = vm.createContext({console: quiet, showMessage: () => {}, performance: performance});
+    // the page's message line: the last non-empty text the solver showed (read by analyse)
+    const shown = {text: ""};
+    const showMessage = (text) => {
+        if (text) {
+            shown.text = String(text);
+        }
+    };
+    const context = vm.createContext({console: quiet, showMessage: showMessage, performance: performance});
+    context.shownMessage = shown;
     for (const rel of SCRIPTS) {
         const file = path.join(checkout, rel);
         vm.runInContext(fs.readFileSync(file, "utf8"), context, {filename: file});

@@ -15,3 +15,4 @@ PYTHON=${PYTHON:-python}
 "$PYTHON" tools/hill/hill.py --checkout "$HILL" shadow --games 2000
 "$PYTHON" tools/hill/hill.py resolve --params '{"tie_order": "hill"}'
 "$PYTHON" tools/hill/hill.py --checkout "$HILL" paired --rule opening --chunks 100
+"$PYTHON" tools/hill/hill.py --checkout "$HILL" reasons --agent "best 02254c989811dc9f" --params '{"tie_order": "corners"}'
