@@ -744,10 +744,10 @@ def _set_value(outcome, S, cells, memo):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_endgame_search_values_match_plain_recursion(seed):
-    """`endgame_move` (its cuts: a cell is dropped once the outcomes left cannot lift it
-    above the best, a frame once no cell's safety can beat its best) returns the value of
-    the plain recurrence and a cell that reaches it, on random tables of distinct layouts
-    and the numbers their safe cells show."""
+    """`endgame_move` (its cuts: a frame stops once no cell's safety can beat its best, or
+    once a cell safe in every layout is valued; twins and cells that split nothing are
+    skipped) returns the value of the plain recurrence and a cell that reaches it, on
+    random tables of distinct layouts and the numbers their safe cells show."""
     from minelab.agents.best import ENDGAME_CELLS, MAX_ENDGAME_LAYOUTS, endgame_move, new_set_memo
 
     rng = np.random.default_rng(seed)

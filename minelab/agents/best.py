@@ -442,7 +442,6 @@ class Frames(NamedTuple):
     r: np.ndarray  # int64[depth] position in order of the cell being valued
     o: np.ndarray  # int64[depth] next outcome of that cell
     acc: np.ndarray  # float64[depth] sum over its valued outcomes of |S_o| * value(S_o)
-    left: np.ndarray  # int64[depth] layouts of its safe outcomes not yet valued (each adds at most 1 to acc)
     best: np.ndarray  # float64[depth] best value so far
     best_q: np.ndarray  # int64[depth] its cell (index into ucells), -1 for none
     sig: np.ndarray  # uint64[depth, n_u] hash of what each cell shows across the members
@@ -466,7 +465,6 @@ def _new_frames(depth_max, n_u, n_layouts):
         r=np.zeros(depth_max, np.int64),
         o=np.zeros(depth_max, np.int64),
         acc=np.zeros(depth_max, np.float64),
-        left=np.zeros(depth_max, np.int64),
         best=np.zeros(depth_max, np.float64),
         best_q=np.zeros(depth_max, np.int64),
         sig=np.empty((depth_max, n_u), np.uint64),
@@ -616,7 +614,6 @@ def _next_cell(f, d, n_u, outcome):
             if 0 < f.counts[d, x] < total:  # informative
                 f.o[d] = 0
                 f.acc[d] = 0.0
-                f.left[d] = total - f.counts[d, MINE_OUTCOME]
                 return False
         f.r[d] += 1
     return True
@@ -633,10 +630,7 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
     |S_o| / |S| * value(S_o); memoised on S. Cells are tried safest first and a frame
     stops when no cell's safety can beat its best value (a reveal's value is at most
     its safety), or once it has valued a cell safe in every layout of S (that cell's
-    value is S's); a cell is dropped half-way once the layouts of its outcomes not yet
-    valued could not lift it above the best even if all were won. Neither cut changes a
-    value or the move, only the work. Written as an explicit stack: numba's cache
-    cannot hold recursion.
+    value is S's). Written as an explicit stack: numba's cache cannot hold recursion.
     """
     sets.meta[0] += 1  # a new generation: the memo starts empty
     sets.meta[1] = 0
@@ -665,34 +659,24 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
             _memo_put(sets, h1, h2, value)
             d -= 1  # back to the parent: add this child's share
             acc[d] += counts[d, o[d]] * value
-            f.left[d] -= counts[d, o[d]]
             o[d] += 1
         need_cell = False
         # the outcomes of the cell order[d, r[d]]: sets of 0 or 1 layouts and memoised
-        # ones add directly; the first other one is valued on a new frame. The cell is
-        # dropped once it cannot beat the frame's best even if every outcome not yet
-        # valued were won (the value it would reach is at most acc + left over total):
-        # the best, and so every value and move, stay exactly as without the cut.
+        # ones add directly; the first other one is valued on a new frame
         pushed = False
-        cut = False
         while o[d] < N_OUTCOMES - 1:
-            if acc[d] + f.left[d] <= (f.best[d] + SCORE_TOLERANCE) * f.total[d]:
-                cut = True
-                break
             c = counts[d, o[d]]
             if c == 0:
                 o[d] += 1
                 continue
             if c == 1:
                 acc[d] += 1.0
-                f.left[d] -= 1
                 o[d] += 1
                 continue
             h1, h2 = _set_key(f.parts[d, o[d]])
             known_value = _memo_get(sets, h1, h2)
             if known_value >= 0.0:
                 acc[d] += c * known_value
-                f.left[d] -= c
                 o[d] += 1
                 continue
             for w in range(words):
@@ -707,13 +691,9 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
         if pushed:
             need_cell = True
             continue
-        q = f.order[d, f.r[d]]
-        if cut:  # it cannot beat the best; a cell safe in every layout would have taken the set's value
-            f.r[d] = n_u if f.mines_at[d, q] == 0 else f.r[d] + 1
-            need_cell = True
-            continue
         # every outcome of this cell is valued
         v = acc[d] / f.total[d]
+        q = f.order[d, f.r[d]]
         if v > f.best[d] + SCORE_TOLERANCE:
             f.best[d] = v
             f.best_q[d] = q

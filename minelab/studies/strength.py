@@ -279,12 +279,6 @@ OPTIONS = {
     "no off-frontier cut (float_cut 1)": {"float_cut": 1.0},
     "endgame search over up to 1024 layouts": {"endgame_layouts": 1024, "endgame_budget": 8_000_000},
     "endgame search over up to 4096 layouts": {"endgame_layouts": 4096, "endgame_budget": 32_000_000},
-    "isolated components by the exact search (D. Hill's isolated edges)": {"isolated_edges": True},
-    "chains of 50/50s guessed at once": {"chain_fifty_fifty": True},
-    "the solve's certain mines known at a guess": {"sure_mines": True},
-    "isolated components, chains of 50/50s and certain mines known": {"isolated_edges": True,
-                                                                      "chain_fifty_fifty": True,
-                                                                      "sure_mines": True},
 }
 
 
