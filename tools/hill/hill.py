@@ -363,12 +363,12 @@ def run_resolve(params: dict, out: Path, shadow: Path) -> None:
           f"{takes.count('old')}, another {takes.count('other')}")
 
 
-def replay_disagreements(rows: list[dict], params: dict, strict: bool = True, left: list | None = None):
+def replay_disagreements(rows: list[dict], params: dict, left: list | None = None):
     """`best` with `params` replays the shadow games of `rows` (valued disagreements of one
     version) to each of them; yields (row, game) there. Where the replay leaves the rows'
     moves (`best` with `params` is not the version that played), it stops with an error,
-    or with strict=False goes on with the next game, the rows it could not reach appended
-    to `left`."""
+    or, given a list `left`, goes on with the next game, the rows it could not reach
+    appended to `left`."""
     level = ml.Level.parse(LEVEL)
     old = ml.make_agent("best", seed=SHADOW_ROOT, **params)
     by_game: dict[int, dict[int, dict]] = {}
@@ -380,7 +380,7 @@ def replay_disagreements(rows: list[dict], params: dict, strict: bool = True, le
             if step in steps:
                 r = steps[step]
                 if own != int(r["best_cell"]):
-                    if strict:
+                    if left is None:
                         raise SystemExit(f"game {g} guess {step}: the replay takes {own}, the shadow row "
                                          f"{r['best_cell']}: best with {params} is not the version that played")
                     left.extend(steps[k] for k in sorted(steps) if k >= step)
@@ -398,7 +398,7 @@ def run_reasons(hill: HillSolver, agent: str, params: dict, out: Path, shadow: P
     if not rows:
         raise SystemExit(f"{shadow} has no valued disagreement of {agent!r}")
     found, left = [], []
-    for r, game in replay_disagreements(rows, params, strict=False, left=left):
+    for r, game in replay_disagreements(rows, params, left=left):
         reply = hill.analyse(game.view, game.level.mines)
         cell = reply["actions"][0][0]
         if cell != int(r["hill_cell"]):
