@@ -322,11 +322,32 @@ def bench_probability(level: str, seconds: float) -> dict:
             "microseconds_per_position": 1e6 * elapsed / solves}
 
 
+# best's options from D. Hill's steps (off by default; the options table judges them), timed
+# beside best's defaults on these levels: what turning one on costs in games/s.
+CSP_OPTIONS = {"isolated_edges": {"isolated_edges": True}, "chain_fifty_fifty": {"chain_fifty_fifty": True},
+               "sure_mines": {"sure_mines": True},
+               "all three": {"isolated_edges": True, "chain_fifty_fifty": True, "sure_mines": True}}
+CSP_OPTION_LEVELS = (("8x8x10", 200), ("16x30x99", 20))
+
+
 def bench_csp(seconds: float):
+    """The exact-probability kernel per position, the CSP agents' games/s, then best with
+    each of CSP_OPTIONS on CSP_OPTION_LEVELS, each with its share of best's games/s on that
+    level in the same run (`relative`, with `relative_to` naming best)."""
     for level in ("8x8x10", "16x30x99"):
         yield {**bench_probability(level, seconds), "bench": "csp"}
+    base = {}
     for agent, level, start in CSP_BENCH:
-        yield {**measure(agent, level, seconds, start), "bench": "csp"}
+        row = measure(agent, level, seconds, start)
+        if agent == "best":
+            base[level] = row["games_per_second"]
+        yield {**row, "bench": "csp"}
+    for level, start in CSP_OPTION_LEVELS:
+        for option, params in CSP_OPTIONS.items():
+            row = measure("best", level, seconds, start, params)
+            yield {**row, "bench": "csp", "what": f"best with {option}, {level}", "option": option,
+                   "relative": row["games_per_second"] / base[level],
+                   "relative_to": "best"}
 
 
 UCT_BENCH = (("oh", "4x4x4"), ("uct", "4x4x4"), ("oh", "8x8x10"), ("uct", "8x8x10"), ("oh", "16x30x99"),

@@ -279,20 +279,36 @@ OPTIONS = {
     "no off-frontier cut (float_cut 1)": {"float_cut": 1.0},
     "endgame search over up to 1024 layouts": {"endgame_layouts": 1024, "endgame_budget": 8_000_000},
     "endgame search over up to 4096 layouts": {"endgame_layouts": 4096, "endgame_budget": 32_000_000},
+    "isolated components of a fixed mine count played by the exact search (D. Hill's isolated edge)":
+        {"isolated_edges": True},
+    "chains of 50/50s: a cell that is a mine only in one state of a chain guessed at once":
+        {"chain_fifty_fifty": True},
+    "certain mines known at every guess": {"sure_mines": True},
+    "all three of D. Hill's steps above": {"isolated_edges": True, "chain_fifty_fifty": True, "sure_mines": True},
 }
 
 
 def options_table(options: dict = OPTIONS, levels=LEVELS, games: int = 20_000, expert_games: int = 5_000,
-                  seed: int = ABLATION_SEED, executor="processes") -> PaperResult:
+                  seed: int = ABLATION_SEED, executor="processes", zero_start=("16x30x99",)) -> PaperResult:
     """Each option's paired gain per level: best with the option turned on (the parameters
     in `options`) minus best's defaults, on the same boards (the ablation table's seed and
-    boards: the defaults' games are the same)."""
+    boards: the defaults' games are the same), first click safe in the corner on each of
+    `levels`, and the zero start (rule "opening", first click on OPENING_FIRST_CELLS) on
+    each of `zero_start`."""
     plan = {level: (dict(options), _games_for(level, games, expert_games)) for level in levels}
+    first = {level: (0, 0) for level in levels}
+    for level in zero_start:
+        cell = _opening_cell(level, OPENING_FIRST_CELLS)
+        at = {"first_click": list(cell)}
+        plan[f"{level}:opening"] = ({"default": at, **{name: {**at, **params} for name, params in options.items()}},
+                                    _games_for(level, games, expert_games))
+        first[f"{level}:opening"] = cell
     t = paired_gains_levels(plan, seed, executor=executor)
     code = _stamp()
-    rows = [{"option": r.variant, "level": r.level, "seed": r.seed, "games": r.games, "default": r.base_win_rate,
-             "with the option": r.variant_win_rate, "gain": r.diff, "gain_low": r.diff_low, "gain_high": r.diff_high,
-             "mcnemar_p": r.mcnemar_p, "kept": False, "code": code} for r in t.itertuples()]
+    rows = [{"option": r.variant, "level": r.level, "first_click": str(first[r.level]), "seed": r.seed,
+             "games": r.games, "default": r.base_win_rate, "with the option": r.variant_win_rate, "gain": r.diff,
+             "gain_low": r.diff_low, "gain_high": r.diff_high, "mcnemar_p": r.mcnemar_p, "kept": False,
+             "code": code} for r in t.itertuples()]
     return PaperResult("options_table", None, pd.DataFrame(rows), [])
 
 
