@@ -688,6 +688,7 @@ class BoardViewer(W.VBox):
         if not BoardViewer._analysed_before:
             self.status_label.value = ('<span style="font-family:monospace">analysing… (the first analysis compiles '
                                        "best's kernels: a minute or two after an install)</span>")
+            self._warm_analysis()
         try:
             pos = Position(self._edit, self._edit_mines)
         except ValueError as e:
@@ -695,6 +696,16 @@ class BoardViewer(W.VBox):
             return
         self.analysis = analyse(pos, top=ANALYSIS_TOP, exact_limit=ANALYSIS_EXACT_LIMIT)
         BoardViewer._analysed_before = True
+
+    def _warm_analysis(self) -> None:
+        """Analyse a scratch position with numbers on it once, so that the first analysis
+        compiles every kernel an edited position needs: an all-covered start alone leaves
+        the frontier's kernels to compile on a later edit, which then takes a minute."""
+        level = self.game.level
+        scratch = Game(level, seed=0, flood=True)
+        scratch.reveal(level.rows // 2, level.cols // 2)
+        if not scratch.over:
+            analyse(scratch, top=ANALYSIS_TOP, exact_limit=0)
 
     def analysis_overlay(self):
         """(mine probabilities (rows, cols) with NaN, certain int8 (0/1 safe/2 mine), label)

@@ -34,6 +34,10 @@ SHOTS = REPO / "build" / "browser"
 TOUR_PARAMETERS = {"profile": "smoke"}  # the tour's short runs: the test is about the page, not the numbers
 NOTEBOOK_TIMEOUT_S = 300  # a cold numba cache compiles the agents first (a minute or two)
 UPDATE_TIMEOUT_MS = 20_000  # one click or button press until the board has redrawn
+# the first analysis in a kernel compiles best's kernels and those of a position with numbers
+# (a scratch one), and the first small board the exact search: minutes on a cold cache with
+# the other test worker compiling too
+COMPILE_TIMEOUT_S = 600
 EXPERT_MOVES = 10  # measured moves per overlay setting
 AIM_MS = 100  # the aim per move: reported, not asserted
 LIMIT_MS = 1000  # asserted on the medians: catches a broken viewer, not a slow machine
@@ -565,7 +569,7 @@ def _check_percentages(board):
     assert shown, "no covered cell shows a percentage"
 
 
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(NOTEBOOK_TIMEOUT_S + 2 * COMPILE_TIMEOUT_S + 300)
 def test_analysis_mode_in_the_browser(lab, page):
     notebook = "analysis.ipynb"
     steps = Steps(page, lab, "analysis")
@@ -581,7 +585,7 @@ def test_analysis_mode_in_the_browser(lab, page):
         viewer.locator(".minelab-analysis-toggle").click()
         # the first analysis in a kernel may compile best's kernels first
         text0 = _wait_for(lambda: _analysis_text(viewer), lambda t: "best reveals" in t, "the analysis line",
-                          timeout_ms=NOTEBOOK_TIMEOUT_S * 1000)
+                          timeout_ms=COMPILE_TIMEOUT_S * 1000)
         _wait_for(lambda: _overlay_on(board), bool, "the overlay in analysis mode")
         ps = {p for *_, s, p in _cells(board) if s == -1}
         assert ps == {round(10 / 81, 3)}, ps  # 10 mines among 81 covered cells
@@ -613,9 +617,9 @@ def test_analysis_mode_in_the_browser(lab, page):
         viewer.locator(".minelab-load").click()
         # the first small board in a kernel compiles the exact search before the board redraws
         _wait_for(lambda: board.locator(".minelab-cell").count(), lambda n: n == 16, "the 4x4 board",
-                  timeout_ms=NOTEBOOK_TIMEOUT_S * 1000)
+                  timeout_ms=COMPILE_TIMEOUT_S * 1000)
         text = _wait_for(lambda: _analysis_text(viewer), lambda t: "exact win probability" in t,
-                         "the exact values of the small board", timeout_ms=NOTEBOOK_TIMEOUT_S * 1000)
+                         "the exact values of the small board", timeout_ms=COMPILE_TIMEOUT_S * 1000)
         assert _state(board, 0, 0) == 1 and f"best reveals {_best_cell(board)}" in text, text
         _check_percentages(board)
         steps.shot("analysis-pasted", viewer)
