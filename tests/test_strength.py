@@ -59,6 +59,20 @@ def test_the_changes_table_gives_each_change_its_gain_against_it_undone():
         S.changes_table({"x": {"margin": 0.1}}, levels=("5x5x4",), games=10, executor="serial")
 
 
+def test_the_options_check_plays_its_options_on_both_rules_of_one_level_on_a_tuning_seed():
+    assert S.CHECK_SEED in S.TUNING_SEEDS and S.CHECK_SEED not in (S.ABLATION_SEED, S.CHANGE_SEED)
+    assert all(S.OPTIONS.get(name, params) == params for name, params in S.CHECK_OPTIONS.items())
+    options = {"no lookahead": {"max_candidates": 1}, "same": {"fifty_fifty": True}}  # "same" spells out a default
+    t = S.options_check(options, level="6x6x6", games=600, executor="serial").table
+    assert list(t["level"]) == ["6x6x6"] * 2 + ["6x6x6:opening"] * 2 and list(t["option"]) == [*options] * 2
+    assert (t["seed"] == S.CHECK_SEED).all() and (t["games"] == 600).all()
+    assert list(t["first_click"]) == ["(0, 0)"] * 4  # a level without an OPENING_FIRST_CELLS entry: the corner
+    assert (t["confirmed"] == (t["gain_low"] > 0)).all() and "kept" not in t
+    same = t[t["option"] == "same"]
+    assert (same["gain"] == 0).all() and not same["confirmed"].any()
+    assert (t[t["option"] == "no lookahead"]["gain"] != 0).all()  # its own play, on both rules
+
+
 @pytest.mark.parametrize("variants, needle", [
     ({}, "variants must be a non-empty dict"),
     ({"x": {"margin": 5}}, "margin must be a number in [0, 1]"),
