@@ -322,11 +322,16 @@ def bench_probability(level: str, seconds: float) -> dict:
             "microseconds_per_position": 1e6 * elapsed / solves}
 
 
-# best's options from D. Hill's steps (off by default; the options table judges them), timed
-# beside best's defaults on these levels: what turning one on costs in games/s.
+# best's options from D. Hill's steps and the larger endgame search (off by default; the
+# options table and the options check judge them), timed beside best's defaults on these
+# levels: what turning one on costs in games/s.
 CSP_OPTIONS = {"isolated_edges": {"isolated_edges": True}, "chain_fifty_fifty": {"chain_fifty_fifty": True},
                "sure_mines": {"sure_mines": True},
-               "all three": {"isolated_edges": True, "chain_fifty_fifty": True, "sure_mines": True}}
+               "all three": {"isolated_edges": True, "chain_fifty_fifty": True, "sure_mines": True},
+               "endgame 1024 layouts": {"endgame_layouts": 1024, "endgame_budget": 8_000_000},
+               "all three and endgame 1024 layouts": {"isolated_edges": True, "chain_fifty_fifty": True,
+                                                      "sure_mines": True, "endgame_layouts": 1024,
+                                                      "endgame_budget": 8_000_000}}
 CSP_OPTION_LEVELS = (("8x8x10", 200), ("16x30x99", 20))
 
 

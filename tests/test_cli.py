@@ -162,3 +162,11 @@ def test_reproduce_measures_the_peak_memory_of_the_processes_it_starts():
     with PeakMemory(interval=0.1) as idle:
         pass
     assert (idle.process, idle.total) == (0, 0)
+
+
+def test_the_csp_bench_times_the_options_the_strength_study_judges():
+    from minelab.cli import CSP_OPTIONS
+    from minelab.studies import strength
+
+    judged = [*strength.OPTIONS.values(), *strength.CHECK_OPTIONS.values()]
+    assert all(params in judged for params in CSP_OPTIONS.values()), CSP_OPTIONS
