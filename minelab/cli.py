@@ -322,16 +322,19 @@ def bench_probability(level: str, seconds: float) -> dict:
             "microseconds_per_position": 1e6 * elapsed / solves}
 
 
-# best's options from D. Hill's steps and the larger endgame search (off by default; the
-# options table and the options check judge them), timed beside best's defaults on these
-# levels: what turning one on costs in games/s.
-CSP_OPTIONS = {"isolated_edges": {"isolated_edges": True}, "chain_fifty_fifty": {"chain_fifty_fifty": True},
-               "sure_mines": {"sure_mines": True},
-               "all three": {"isolated_edges": True, "chain_fifty_fifty": True, "sure_mines": True},
-               "endgame 1024 layouts": {"endgame_layouts": 1024, "endgame_budget": 8_000_000},
-               "all three and endgame 1024 layouts": {"isolated_edges": True, "chain_fifty_fifty": True,
-                                                      "sure_mines": True, "endgame_layouts": 1024,
-                                                      "endgame_budget": 8_000_000}}
+# best's options from D. Hill's steps and the larger endgame search (off by default), timed
+# beside best's defaults on these levels: what turning one on costs in games/s. Each is
+# named by its short name here and by its name in the strength study, whose parameters it
+# plays (strength.OPTIONS and CHECK_OPTIONS: the options table and the options check judge them).
+CSP_OPTIONS = {"isolated_edges": "isolated components of a fixed mine count played by the exact search "
+                                 "(D. Hill's isolated edge)",
+               "chain_fifty_fifty": "chains of 50/50s: a cell that is a mine only in one state of a chain "
+                                    "guessed at once",
+               "sure_mines": "certain mines known at every guess",
+               "all three": "all three of D. Hill's steps above",
+               "endgame 1024 layouts": "endgame search over up to 1024 layouts",
+               "all three and endgame 1024 layouts": "all three of D. Hill's steps and the endgame search over up "
+                                                     "to 1024 layouts"}
 CSP_OPTION_LEVELS = (("8x8x10", 200), ("16x30x99", 20))
 
 
@@ -347,9 +350,12 @@ def bench_csp(seconds: float):
         if agent == "best":
             base[level] = row["games_per_second"]
         yield {**row, "bench": "csp"}
+    from .studies.strength import CHECK_OPTIONS, OPTIONS
+
+    judged = {**OPTIONS, **CHECK_OPTIONS}
     for level, start in CSP_OPTION_LEVELS:
-        for option, params in CSP_OPTIONS.items():
-            row = measure("best", level, seconds, start, params)
+        for option, name in CSP_OPTIONS.items():
+            row = measure("best", level, seconds, start, judged[name])
             yield {**row, "bench": "csp", "what": f"best with {option}, {level}", "option": option,
                    "relative": row["games_per_second"] / base[level],
                    "relative_to": "best"}
