@@ -6,6 +6,8 @@ a learner does), every move with the board after it; then one short batch run
 (`ml.play`) summarised by its win count and a digest of its records, so the batch
 kernels are pinned too (`best` adds an expert batch, `EXTRA_BATCHES`). The files live
 in `tests/playthroughs/<agent>.txt` and a test diffs them against what the code plays now.
+`best` also has deep batches (`DEEP_BATCHES`: 22,000 games, outside the digest) that test
+the golden file's reach: they may change only when the golden file changes too.
 
     python -m minelab.playthrough --regenerate      # rewrite every file (also `make playthroughs`)
     python -m minelab.playthrough --check           # exit 1 and name the agents whose play changed
@@ -47,6 +49,12 @@ SMALL_BATCH = ("4x4x4", 200, 0)
 # rules for positions that arise on expert boards (a change there must change the digest,
 # or the sweep would serve results its earlier version computed).
 EXTRA_BATCHES = {"best": (("16x30x99", 200, 0),)}
+# Larger batches, outside the digest, that test the golden file's reach: a change of play
+# they see must change the golden file too (`deep_check`), or the digest would stay the
+# same over play that differs. Kept in tests/playthroughs/<agent>.deep.txt with the digest
+# of the golden file they were written beside. best's rarer rules (an endgame search that
+# runs out of budget, say) meet a few games in 10^4, which 400 games mostly miss.
+DEEP_BATCHES = {"best": (("8x8x10", 20_000, 1), ("16x30x99", 2_000, 1))}
 # Agents tied to one board size (bilir2023's learners: their states are whole 5x5 boards),
 # with the parameters their playthrough uses: a short random phase, then a constant
 # epsilon, so the files pin the greedy choices and the updates, not only random play.
@@ -139,6 +147,39 @@ def playthrough(name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def deep_path(name: str, directory: Path | None = None) -> Path:
+    """The file of an agent's deep batches (DEEP_BATCHES)."""
+    return (Path(directory) if directory else default_dir()) / f"{name}.deep.txt"
+
+
+def deep_batches(name: str, golden: str) -> str:
+    """The text of an agent's deep batches, headed by the digest of its golden file `golden`."""
+    params = agent_params(name)
+    lines = [f"# minelab deep batches: {name} (outside its digest; written beside its golden file's)",
+             f"golden digest {golden}", ""]
+    for level, n, seed in DEEP_BATCHES[name]:
+        lines += _batch_lines(make_agent(name, seed=AGENT_SEED, **params), name, params, level, n, seed) + [""]
+    return "\n".join(lines)
+
+
+def deep_check(name: str, golden: str, directory: Path | None = None) -> str | None:
+    """None when the deep batches of `name` play as their file says; else what is wrong.
+    `golden` is the digest of the golden file as it is now. Play the deep batches see
+    changed while the golden digest did not is the failure this exists for: the sweep
+    would serve results of the earlier play under the same digest."""
+    path = deep_path(name, directory)
+    if not path.exists():
+        return f"no deep batches file for {name}: run `make playthroughs`"
+    old = path.read_text()
+    if old == deep_batches(name, golden):
+        return None
+    if f"golden digest {golden}\n" in old:
+        return (f"{name} plays differently in its deep batches ({path.name}) while its golden playthrough "
+                f"(digest {golden}) is the same: the sweep would serve results of the earlier play. Add to "
+                f"EXTRA_BATCHES a batch that shows the change, then run `make playthroughs`.")
+    return f"{path.name} was not written beside {name}'s golden file as it is now: run `make playthroughs`"
+
+
 def _batch_lines(agent, name: str, params: dict, level: str, n: int, seed: int) -> list[str]:
     """A batch run (`ml.play`) summarised: its win count and a digest of its records."""
     df = play(agent, level, n, seed=seed, progress=False)
@@ -156,16 +197,25 @@ def digest(text: str) -> str:
 
 
 def regenerate(directory: Path | None = None, names=None) -> dict[str, str]:
-    """Write tests/playthroughs/<agent>.txt and the digest table; return {agent: digest}.
-    Only after a change of play you mean (`make playthroughs` runs it for every agent).
+    """Write tests/playthroughs/<agent>.txt (and <agent>.deep.txt) and the digest table;
+    return {agent: digest}. Only after a change of play you mean (`make playthroughs` runs
+    it for every agent). Refused (ValueError, nothing written) when an agent's deep batches
+    changed but its golden file did not (`deep_check`).
 
         regenerate(names=["best"])
     """
     directory = Path(directory) if directory else default_dir()
     names = list(names) if names else list_agents()
     table = dict(_behaviour_table())  # a copy: the cached table is shared
-    for name in names:
-        text = playthrough(name)
+    texts = {name: playthrough(name) for name in names}
+    deep = {name: deep_batches(name, digest(texts[name])) for name in names if name in DEEP_BATCHES}
+    for name, text in deep.items():  # refused before anything is written
+        path = deep_path(name, directory)
+        if path.exists() and path.read_text() != text and f"golden digest {digest(texts[name])}\n" in path.read_text():
+            raise ValueError(deep_check(name, digest(texts[name]), directory))
+    for name, text in texts.items():
+        if name in deep:
+            atomic_write(deep_path(name, directory), lambda f, t=deep[name]: f.write(t))
         atomic_write(directory / f"{name}.txt", lambda f, t=text: f.write(t))
         table[name] = digest(text)
     table = {k: table[k] for k in sorted(table) if k in list_agents()}
@@ -183,7 +233,9 @@ def changed(directory: Path | None = None, names=None) -> list[str]:
     out = []
     for name in names or list_agents():
         path = directory / f"{name}.txt"
-        if not path.exists() or path.read_text() != playthrough(name):
+        if not path.exists() or path.read_text() != (text := playthrough(name)):
+            out.append(name)
+        elif name in DEEP_BATCHES and deep_check(name, digest(text), directory):
             out.append(name)
     return out
 

@@ -49,6 +49,34 @@ def test_golden_playthrough_is_what_the_agent_plays(name):  # best's: about a mi
                                                  "golden", "now", n=2))[:60])
         pytest.fail(f"{name} plays differently from its golden playthrough. If you meant it, run "
                     f"`make playthroughs` and say so in the commit.\n{diff}")
+    if name in playthrough.DEEP_BATCHES:  # here, so the kernels the golden file compiled serve them
+        problem = playthrough.deep_check(name, playthrough.digest(got))
+        assert problem is None, problem
+
+
+def test_deep_batches_catch_play_the_golden_file_misses(tmp_path, monkeypatch):
+    """A deep batch whose records changed while the golden file did not fails the check and
+    `regenerate` refuses, writing nothing; a golden file changed with it only asks for
+    `make playthroughs`."""
+    monkeypatch.setattr(playthrough, "DEEP_BATCHES", {"csp": (("8x8x10", 50, 1),)})
+    golden = playthrough.digest((playthrough.default_dir() / "csp.txt").read_text())
+    text = playthrough.deep_batches("csp", golden)
+    assert "golden digest " + golden in text and "records sha256" in text
+    path = playthrough.deep_path("csp", tmp_path)
+    path.write_text(text)
+    assert playthrough.deep_check("csp", golden, tmp_path) is None
+    line = next(x for x in text.splitlines() if "records sha256" in x)
+    path.write_text(text.replace(line, line[:-16] + "0" * 16))
+    problem = playthrough.deep_check("csp", golden, tmp_path)
+    assert problem and "while its golden playthrough" in problem and "EXTRA_BATCHES" in problem
+    before = ml.agents.base.BEHAVIOUR_FILE.read_text()
+    with pytest.raises(ValueError, match="EXTRA_BATCHES"):
+        playthrough.regenerate(tmp_path, ["csp"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["csp.deep.txt"]
+    assert ml.agents.base.BEHAVIOUR_FILE.read_text() == before
+    assert "make playthroughs" in playthrough.deep_check("csp", "0" * 16, tmp_path)
+    path.unlink()
+    assert "no deep batches file" in playthrough.deep_check("csp", golden, tmp_path)
 
 
 def test_behaviour_digests_match_the_golden_files():
