@@ -164,20 +164,29 @@ def deep_batches(name: str, golden: str) -> str:
 
 def deep_check(name: str, golden: str, directory: Path | None = None) -> str | None:
     """None when the deep batches of `name` play as their file says; else what is wrong.
-    `golden` is the digest of the golden file as it is now. Play the deep batches see
-    changed while the golden digest did not is the failure this exists for: the sweep
-    would serve results of the earlier play under the same digest."""
+    `golden` is the digest of the golden file as it is now. Deep batches whose play changed
+    while the golden digest did not are the failure this exists for: the sweep would
+    serve results of the earlier play under the same digest."""
     path = deep_path(name, directory)
     if not path.exists():
         return f"no deep batches file for {name}: run `make playthroughs`"
-    old = path.read_text()
-    if old == deep_batches(name, golden):
+    return _deep_problem(name, path.name, path.read_text(), deep_batches(name, golden), golden)
+
+
+def _written_beside(deep_text: str, golden: str) -> bool:
+    """Whether a deep batches text was written beside the golden file of digest `golden`."""
+    return f"golden digest {golden}\n" in deep_text
+
+
+def _deep_problem(name: str, file: str, old: str, now: str, golden: str) -> str | None:
+    """What is wrong with the deep batches text `old` (in `file`) when the code plays `now`."""
+    if old == now:
         return None
-    if f"golden digest {golden}\n" in old:
-        return (f"{name} plays differently in its deep batches ({path.name}) while its golden playthrough "
+    if _written_beside(old, golden):
+        return (f"{name} plays differently in its deep batches ({file}) while its golden playthrough "
                 f"(digest {golden}) is the same: the sweep would serve results of the earlier play. Add to "
                 f"EXTRA_BATCHES a batch that shows the change, then run `make playthroughs`.")
-    return f"{path.name} was not written beside {name}'s golden file as it is now: run `make playthroughs`"
+    return f"{file} was not written beside {name}'s golden file as it is now: run `make playthroughs`"
 
 
 def _batch_lines(agent, name: str, params: dict, level: str, n: int, seed: int) -> list[str]:
@@ -211,8 +220,9 @@ def regenerate(directory: Path | None = None, names=None) -> dict[str, str]:
     deep = {name: deep_batches(name, digest(texts[name])) for name in names if name in DEEP_BATCHES}
     for name, text in deep.items():  # refused before anything is written
         path = deep_path(name, directory)
-        if path.exists() and path.read_text() != text and f"golden digest {digest(texts[name])}\n" in path.read_text():
-            raise ValueError(deep_check(name, digest(texts[name]), directory))
+        old, golden = (path.read_text() if path.exists() else text), digest(texts[name])
+        if old != text and _written_beside(old, golden):
+            raise ValueError(_deep_problem(name, path.name, old, text, golden))
     for name, text in texts.items():
         if name in deep:
             atomic_write(deep_path(name, directory), lambda f, t=deep[name]: f.write(t))
