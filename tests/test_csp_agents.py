@@ -907,3 +907,91 @@ def test_best_chain_fifty_fifty_is_a_mine_only_in_one_half_of_a_twin():
                 assert (a[safe_others] == b[safe_others]).all()
             found += 1
     assert found >= 3, found
+
+
+def test_best_dead_by_numbers_calls_dead_only_cells_whose_number_is_fixed():
+    """`dead_by_numbers`'s test (`_dead_by_a_number`): a cell is dead when its uncertain
+    neighbours are exactly a revealed number's uncertain cells other than itself. In the
+    positions of real expert games (solved by the public `minelab.probability.solve`),
+    every cell it calls dead shows one number only, in every layout drawn exactly from the
+    position's posterior where it is safe; and it does call some dead."""
+    from minelab.agents.best import CERTAIN_MINE, CERTAIN_SAFE, UNCERTAIN, _dead_by_a_number
+
+    agent = ml.make_agent("best")
+    lv = ml.Level.parse("16x30x99")
+    known = np.zeros(lv.cells, np.uint8)
+    dead = positions = 0
+    for seed in range(3):
+        game = ml.Game(lv, seed=seed)
+        agent.play_moves(game, agent.decision(game))
+        while not game.over:
+            gs = game._gs
+            view = gs.shown.copy()
+            sol = ml.probability.solve(view.reshape(lv.rows, lv.cols), lv.mines)
+            certain = np.where(sol.safe.ravel(), CERTAIN_SAFE, np.where(sol.mine.ravel(), CERTAIN_MINE, UNCERTAIN))
+            certain = certain.astype(np.int8)
+            found = [i for i in np.flatnonzero((view < 0) & (certain != CERTAIN_MINE))
+                     if _dead_by_a_number(view, known, certain, gs.nbr, gs.nbr_count, i)]
+            if found:
+                layouts = ml.probability.sample_layouts(view.reshape(lv.rows, lv.cols), lv.mines, 200,
+                                                        seed=positions).reshape(200, -1)
+                for i in found:
+                    nb = gs.nbr[i, :gs.nbr_count[i]]
+                    assert ((view[nb] < 0) & (certain[nb] == UNCERTAIN)).any(), i
+                    shown = set(layouts[~layouts[:, i]][:, nb].sum(axis=1).tolist())
+                    assert len(shown) == 1, (seed, i, shown)
+                    dead += 1
+                positions += 1
+            agent.play_moves(game, agent.decision(game))
+    assert dead >= 20 and positions >= 10, (dead, positions)
+
+
+def _single_safest_next(gs, view, mines, c):
+    """The cell that is the single safest living one whatever c shows in the 2-d `view`
+    (one step ahead, solved by the public `minelab.probability.solve`), else -1."""
+    tops = set()
+    for v in range(9):
+        after = view.copy()
+        after.flat[c] = v
+        try:
+            sol = ml.probability.solve(after, mines)
+        except ValueError:
+            continue  # c cannot show v
+        q, covered, mine = sol.probabilities.ravel(), after.ravel() < 0, sol.mine.ravel()
+        open_ = covered & ~sol.safe.ravel() & ~mine
+        living = [i for i in np.flatnonzero(covered & ~mine) if open_[gs.nbr[i, :gs.nbr_count[i]]].any()]
+        safest = [i for i in living if q[i] <= min(q[j] for j in living) + 1e-12]
+        tops.add(safest[0] if len(safest) == 1 else -1)
+    return tops.pop() if len(tops) == 1 else -1
+
+
+def test_best_safest_next_finds_the_single_safest_cell_after_a_guess():
+    """`safest_next` takes the cell that `lookahead_score` leaves in the buffers'
+    `safest_next`: for every number the candidate c can show, the single safest living
+    cell of the position then (-1 when there is none, or not the same one). Checked at the
+    guesses of real games against the public solver (`_single_safest_next`), apart from
+    the kernels: every cell it finds (rare: a few in a thousand candidates), and the first
+    candidates where it finds none. Off (the default), best never swaps its guess for it."""
+    from minelab.agents.best import STAT_LOG_LAYOUTS, lookahead_score
+
+    lv = ml.Level.parse("16x16x40")
+    agent = ml.make_agent("best", safest_next=True)
+    x, cfg = agent.buffers(lv.cells, lv.mines), agent.settings(lv.rows, lv.cols, memo=False)
+    found = none = 0
+    for game, s, _ in _best_guesses(agent, "16x16x40", range(500)):
+        gs, prob = game._gs, s.ws.prob
+        m = int(np.count_nonzero((gs.shown < 0) & (s.known == 0) & (prob < 1.0)))
+        for c in x.candidates[x.ranked[:min(m, 8)]].copy():
+            if not 0.0 < prob[c] < 1.0:
+                continue  # beyond this decision's candidates
+            lookahead_score(gs, s.known, x, c, prob[c], s.ws.stats[STAT_LOG_LAYOUTS], prob, cfg, -1.0)
+            got = int(x.safest_next[0])
+            if got < 0 and none >= 60:
+                continue
+            assert got == _single_safest_next(gs, gs.shown.reshape(lv.rows, lv.cols), lv.mines, c), (c, got)
+            found += got >= 0
+            none += got < 0
+    assert found >= 3 and none >= 60, (found, none)
+    off = ml.make_agent("best")
+    for game, s, _ in _best_guesses(off, "16x16x40", range(10)):
+        assert off.buffers(lv.cells, lv.mines).replaced[0] == -1

@@ -70,7 +70,12 @@ written here from scratch. A decision takes the first of these steps that applie
    (`cell_influence`: the chance it is a mine of a pattern of step 3b whose enablers, at
    most LTR_MISSING unknown, are all mines), since such a cell would be guessed at 1/2
    later anyway; `dominance=True` reveals a safer cell b instead of the chosen c when b is
-   certain safe whatever c shows (b first survives exactly when c does, and shows more).
+   certain safe whatever c shows (b first survives exactly when c does, and shows more);
+   `safest_next=True` (D. Hill's dominating tile) reveals a safer cell b instead of c when,
+   whatever c shows, b is then the single safest living cell (b would be the next guess);
+   `dead_by_numbers=True` counts a cell dead one step ahead also when its uncertain
+   neighbours are exactly a revealed number's uncertain cells (their mine count is fixed,
+   so the cell's number is too; D. Hill's solver finds such cells dead).
 5. The candidates and their order among equally safe cells. `tie_order="hill"` (default)
    takes D. Hill's candidates: every cell on the frontier, and off it only the cells his
    solver looks at (all of them when fewer than HILL_FEW_OFF are off the frontier; else
@@ -189,6 +194,7 @@ GUESS_RULES = ("two-step", "pseq", "blend", "secondary")  # indices are the kern
 GUESS_STEPS = ("lookahead", "endgame", "fifty-fifty", "pseudo", "isolated", "chain")  # DC_STEP indexes it
 STEP_LOOKAHEAD, STEP_ENDGAME, STEP_FIFTY_FIFTY, STEP_PSEUDO, STEP_ISOLATED, STEP_CHAIN = range(6)
 SCORE_TOLERANCE = 1e-12
+REPLACED_DOMINANCE, REPLACED_SAFEST_NEXT = range(2)  # why lookahead_guess swapped its guess (x.replaced[1])
 NEXT_WEIGHTS = (4.0, 1.0)  # secondary: the next position's safety, (4 s1 + s2) / 5 of its two safest living cells
 
 
@@ -228,7 +234,8 @@ class BestBuffers(NamedTuple):
     merge_tmp: np.ndarray  # int64[n] scratch of the sort
     common: np.ndarray  # int64[n] lookahead: for how many numbers of the candidate each cell is certain safe
     sets: SetMemo  # the endgame search's memo
-    replaced: np.ndarray  # int64[1] the last guess: the cell the rule chose when a dominating cell replaced it, else -1
+    replaced: np.ndarray  # int64[2] the last guess: the cell the rule chose when another replaced it, else -1; and why
+    safest_next: np.ndarray  # int64[1] lookahead_score: the single safest living cell next whatever it shows, else -1
     memo_key: np.ndarray  # uint64[MEMO_SLOTS] hash of a memoised position (0: empty slot)
     memo_view: np.ndarray  # int8[MEMO_SLOTS, n] the position, compared in full on a hit
     memo_known: np.ndarray  # uint8[MEMO_SLOTS, n] and the agent's certain mines
@@ -266,7 +273,8 @@ def new_best_buffers(cells: int, mines: int) -> BestBuffers:
         ranked=np.zeros(cells, np.int64),
         merge_tmp=np.zeros(cells, np.int64),
         common=np.zeros(cells, np.int64),
-        replaced=np.full(1, -1, np.int64),
+        replaced=np.full(2, -1, np.int64),
+        safest_next=np.full(1, -1, np.int64),
         sets=new_set_memo(),
         memo_key=np.zeros(MEMO_SLOTS, np.uint64),
         memo_view=np.zeros((MEMO_SLOTS, cells), np.int8),
@@ -310,6 +318,8 @@ class BestSettings(NamedTuple):
     isolated_edges: bool  # step 2b: an isolated component with a fixed mine count is played by the exact search
     chain_fifty_fifty: bool  # step 3c: a cell that is a mine only in one state of a chain of 50/50s is guessed
     sure_mines: bool  # at a guess, the solve's certain mines join the known ones before steps 2-5
+    dead_by_numbers: bool  # secondary: a cell whose unknown neighbours are a number's unknown cells is dead
+    safest_next: bool  # secondary: a safer cell that is the single safest next whatever the chosen one shows goes first
     memo_revealed: int  # memoise guesses in positions with at most this many revealed cells (0: off)
     memo_tag: int  # a digest of the settings above: a memo made under other settings is dropped
 
@@ -715,7 +725,7 @@ def best_decide(gs, s, x, cfg, rng):
     s.decision[DC_GUESS] = 0
     s.decision[DC_STEP] = STEP_LOOKAHEAD
     s.decision[DC_ABORT] = 0
-    x.replaced[0] = -1  # set by lookahead_guess when dominance swaps its guess
+    x.replaced[0] = -1  # set by lookahead_guess when dominance or safest_next swaps its guess
     k = opening_or_certain(gs, s, cfg.first, cfg.max_work)  # 1. opening, certain moves
     if k != 0:
         return k
@@ -1664,6 +1674,7 @@ def lookahead_guess(gs, s, x, cfg):
     best_key2 = -1.0
     best_dead = False  # secondary: the best so far can show one number only (it tells nothing)
     best_alt = -1  # secondary: the safest cell that is safe whenever the best so far is (-1: none)
+    best_next = -1  # secondary: the single safest living cell after the best so far, whatever it shows (-1: none)
     ltr = cfg.guess_rule == GUESS_SECONDARY and cfg.long_term_risk > 0.0  # long-term risk (`cell_influence`)
     evaluated = 0
     for t in range(m):
@@ -1714,6 +1725,7 @@ def lookahead_guess(gs, s, x, cfg):
                 best_p = p
                 best_dead = dead
                 best_alt = alt
+                best_next = x.safest_next[0]
             continue
         if cfg.guess_rule == GUESS_BLEND:
             score = (1.0 - p) * (1.0 + cfg.progress_weight * k0)
@@ -1736,7 +1748,12 @@ def lookahead_guess(gs, s, x, cfg):
             best_p = p
     if cfg.dominance and best_alt >= 0 and prob[best_alt] < best_p - 1e-9:
         x.replaced[0] = best_cell
+        x.replaced[1] = REPLACED_DOMINANCE
         return best_alt  # it dominates the chosen cell (see `lookahead_score`)
+    if cfg.safest_next and best_next >= 0 and prob[best_next] < best_p - 1e-9 and prob[best_next] <= p_min + cfg.margin:
+        x.replaced[0] = best_cell
+        x.replaced[1] = REPLACED_SAFEST_NEXT
+        return best_next  # the next guess whatever the chosen cell shows, and safer now: taken first
     return best_cell
 
 
@@ -1807,6 +1824,8 @@ def lookahead_score(gs, known, x, cell, p_mine, log_z, prob, cfg, bound):
     for i in range(n):
         common[i] = 0
     seen = 0.0  # probability of the numbers solved so far
+    x.safest_next[0] = -1
+    single = -2  # the single safest living cell of every number solved so far (-2: none solved, -1: not one)
     for v in range(lo, hi + 1):
         if bound >= 0.0 and solved > 0:
             rest = max(0.0, 1.0 - seen) + 1e-9  # a little more: rounding never prunes a winner
@@ -1827,7 +1846,9 @@ def lookahead_score(gs, known, x, cell, p_mine, log_z, prob, cfg, bound):
         if pv > 0.0:
             entropy -= pv * np.log(pv)
             values += 1
-        n_safe, best_next, blended = _next_position(view2, known, x.look, nbr, nbr_count)
+        n_safe, best_next, blended, top = _next_position(view2, known, x.look, nbr, nbr_count, cfg.dead_by_numbers)
+        if pv > 0.0:
+            single = top if single == -2 or single == top else -1
         secondary += pv * blended
         if n_safe > 0:  # progress
             p_progress += pv
@@ -1841,21 +1862,28 @@ def lookahead_score(gs, known, x, cell, p_mine, log_z, prob, cfg, bound):
         if solved > 0 and common[i] == solved and i != cell and known[i] == 0 and 0.0 < prob[i] < 1.0 \
                 and (alt < 0 or prob[i] < prob[alt]):
             alt = i
+    if single >= 0:
+        x.safest_next[0] = single
     return (1.0 - p_mine) * acc, p_progress, e_safe, entropy, secondary, values, alt
 
 
 @step
-def _next_position(view2, known, look, nbr, nbr_count):
+def _next_position(view2, known, look, nbr, nbr_count, dead_by_numbers):
     """(certain safe cells, best safety of a cell, blended living safety) in the solved
     position `look`. A cell is *living* when it may be safe and its number is not yet
     determined (some unrevealed neighbour is neither a known mine nor certain): a dead
-    cell tells nothing when revealed. The blended safety is (4 s1 + s2) / 5 of the two
-    safest living cells (certain safe ones count 1): the next move's safety, a little
-    of the one after; 1 when only mines are left, the best safety when no cell lives."""
+    cell tells nothing when revealed. With `dead_by_numbers`, a cell is also dead when its
+    uncertain neighbours are exactly the uncertain cells of a revealed number, which fixes
+    how many mines they hold (`_dead_by_a_number`; D. Hill's solver finds such cells dead
+    too). The blended safety is (4 s1 + s2) / 5 of the two safest living cells (certain
+    safe ones count 1): the next move's safety, a little of the one after; 1 when only
+    mines are left, the best safety when no cell lives. Fourth: the living cell that is
+    strictly the safest, else -1."""
     n_safe = 0
     best_next = 0.0
     s1 = -1.0
     s2 = -1.0
+    top = -1
     n_covered = 0
     for i in range(view2.shape[0]):
         if view2[i] < 0 and known[i] == 0:
@@ -1874,19 +1902,70 @@ def _next_position(view2, known, look, nbr, nbr_count):
                     break
             if not living:
                 continue
+            if dead_by_numbers and safety > s2 and _dead_by_a_number(view2, known, look.certain, nbr, nbr_count, i):
+                continue
             if safety > s1:
                 s2 = s1
                 s1 = safety
+                top = i
             elif safety > s2:
                 s2 = safety
+    if s2 >= s1 - 1e-12:
+        top = -1  # two living cells are as safe
     if n_covered == 0:
-        return n_safe, best_next, 1.0  # only mines left: won
+        return n_safe, best_next, 1.0, -1  # only mines left: won
     if s1 < 0.0:
-        return n_safe, best_next, best_next
+        return n_safe, best_next, best_next, -1
     if s2 < 0.0:
         s2 = s1
     w1, w2 = NEXT_WEIGHTS
-    return n_safe, best_next, (w1 * s1 + w2 * s2) / (w1 + w2)
+    return n_safe, best_next, (w1 * s1 + w2 * s2) / (w1 + w2), top
+
+
+@kernel
+def _is_uncertain(view2, known, certain, j):
+    """Whether cell j is unrevealed, not a known mine, and neither certain safe nor certain mine."""
+    return view2[j] < 0 and known[j] == 0 and certain[j] == UNCERTAIN
+
+
+@kernel
+def _dead_by_a_number(view2, known, certain, nbr, nbr_count, i):
+    """Whether some revealed number's uncertain neighbours other than i are exactly cell
+    i's uncertain neighbours (i has at least one). Where i is safe, that number fixes how
+    many mines they hold, so the number i would show is the same in every layout: i is
+    dead. Such a number touches each of them, so it is a revealed neighbour of the first."""
+    first = -1
+    n_own = 0
+    for a in range(nbr_count[i]):
+        k = nbr[i, a]
+        if _is_uncertain(view2, known, certain, k):
+            n_own += 1
+            if first < 0:
+                first = k
+    if first < 0:
+        return False
+    for b in range(nbr_count[first]):
+        j = nbr[first, b]
+        if view2[j] < 0:
+            continue
+        same = 0
+        other = False
+        for c in range(nbr_count[j]):
+            k = nbr[j, c]
+            if k == i or not _is_uncertain(view2, known, certain, k):
+                continue  # i itself is safe wherever it shows a number
+            mine_too = False
+            for a in range(nbr_count[i]):
+                if nbr[i, a] == k:
+                    mine_too = True
+                    break
+            if not mine_too:
+                other = True
+                break
+            same += 1
+        if not other and same == n_own:
+            return True
+    return False
 
 
 #: the record columns best adds, in the order of its batch state's `extra`
@@ -1983,6 +2062,10 @@ class BestParams(CSPParams):
                                               "50/50s (step 3c)")
     sure_mines: bool = flag(False, doc="at a guess, count the solve's certain mines as known (the guess steps "
                                        "see them as walls)")
+    dead_by_numbers: bool = flag(False, doc="secondary: a cell whose uncertain neighbours are a revealed number's "
+                                            "uncertain cells counts as dead one step ahead")
+    safest_next: bool = flag(False, doc="secondary: reveal first a safer cell that is the single safest living "
+                                        "cell next whatever the chosen one shows (D. Hill's dominating tile)")
 
 
 @register
@@ -2019,7 +2102,8 @@ class BestAgent(CSPAgent):
                      pseudo_fifty_fifty=bool(self.pseudo_fifty_fifty),
                      isolated_edges=bool(self.isolated_edges),
                      chain_fifty_fifty=bool(self.chain_fifty_fifty),
-                     sure_mines=bool(self.sure_mines))
+                     sure_mines=bool(self.sure_mines), dead_by_numbers=bool(self.dead_by_numbers),
+                     safest_next=bool(self.safest_next))
         tag = zlib.crc32(repr(sorted(plays.items())).encode())  # the memo's guard against changed settings
         return BestSettings(**plays, memo_revealed=self.memo_revealed if memo else 0, memo_tag=tag)
 
@@ -2071,6 +2155,10 @@ class BestAgent(CSPAgent):
         if x.replaced[0] >= 0:
             other = int(x.replaced[0])
             chose = at(other, int(gs.spec[SP_COLS]))
+            if x.replaced[1] == REPLACED_SAFEST_NEXT:
+                return (f"guess {where}: p(mine) = {num(prob[cell])}; the secondary rule chose {chose} "
+                        f"(p(mine) = {num(prob[other])}), but whatever {chose} shows, {where} is then the single "
+                        f"safest living cell, and it is safer now: revealed first (safest next)")
             return (f"guess {where}: p(mine) = {num(prob[cell])}; the secondary rule chose {chose} "
                     f"(p(mine) = {num(prob[other])}), but {where} is safe in every layout where {chose} is safe, "
                     f"so it is a mine only where {chose} is one too: revealed first, it is safer and loses nothing "
