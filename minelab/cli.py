@@ -325,7 +325,8 @@ def bench_probability(level: str, seconds: float) -> dict:
 # best's options from D. Hill's steps and the larger endgame search (off by default), timed
 # beside best's defaults on these levels: what turning one on costs in games/s. Each is
 # named by its short name here and by its name in the strength study, whose parameters it
-# plays (strength.OPTIONS and CHECK_OPTIONS: the options table and the options check judge them).
+# plays (strength.OPTIONS, CHECK_OPTIONS and GUESS_DETAILS: the options table, the options check
+# and the guess details table judge them).
 CSP_OPTIONS = {"isolated_edges": "isolated components of a fixed mine count played by the exact search "
                                  "(D. Hill's isolated edge)",
                "chain_fifty_fifty": "chains of 50/50s: a cell that is a mine only in one state of a chain "
@@ -334,7 +335,10 @@ CSP_OPTIONS = {"isolated_edges": "isolated components of a fixed mine count play
                "all three": "all three of D. Hill's steps above",
                "endgame 1024 layouts": "endgame search over up to 1024 layouts",
                "all three and endgame 1024 layouts": "all three of D. Hill's steps and the endgame search over up "
-                                                     "to 1024 layouts"}
+                                                     "to 1024 layouts",
+               "dead_by_numbers": "dead cells one step ahead also where a number fixes their mines (dead_by_numbers)",
+               "safest_next": "the single safest next cell, if safer, revealed first (safest_next: D. Hill's "
+                              "dominating tile)"}
 CSP_OPTION_LEVELS = (("8x8x10", 200), ("16x30x99", 20))
 
 
@@ -350,9 +354,9 @@ def bench_csp(seconds: float):
         if agent == "best":
             base[level] = row["games_per_second"]
         yield {**row, "bench": "csp"}
-    from .studies.strength import CHECK_OPTIONS, OPTIONS
+    from .studies.strength import CHECK_OPTIONS, GUESS_DETAILS, OPTIONS
 
-    judged = {**OPTIONS, **CHECK_OPTIONS}
+    judged = {**OPTIONS, **CHECK_OPTIONS, **GUESS_DETAILS}
     for level, start in CSP_OPTION_LEVELS:
         for option, name in CSP_OPTIONS.items():
             row = measure("best", level, seconds, start, judged[name])

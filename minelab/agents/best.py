@@ -74,8 +74,8 @@ written here from scratch. A decision takes the first of these steps that applie
    `safest_next=True` (D. Hill's dominating tile) reveals a safer cell b instead of c when,
    whatever c shows, b is then the single safest living cell (b would be the next guess);
    `dead_by_numbers=True` counts a cell dead one step ahead also when its uncertain
-   neighbours are exactly a revealed number's uncertain cells (their mine count is fixed,
-   so the cell's number is too; D. Hill's solver finds such cells dead).
+   neighbours are exactly a revealed number's other uncertain cells (their mine count is
+   fixed, so the cell's number is too; D. Hill's solver finds such cells dead).
 5. The candidates and their order among equally safe cells. `tie_order="hill"` (default)
    takes D. Hill's candidates: every cell on the frontier, and off it only the cells his
    solver looks at (all of them when fewer than HILL_FEW_OFF are off the frontier; else
@@ -318,7 +318,7 @@ class BestSettings(NamedTuple):
     isolated_edges: bool  # step 2b: an isolated component with a fixed mine count is played by the exact search
     chain_fifty_fifty: bool  # step 3c: a cell that is a mine only in one state of a chain of 50/50s is guessed
     sure_mines: bool  # at a guess, the solve's certain mines join the known ones before steps 2-5
-    dead_by_numbers: bool  # secondary: a cell whose unknown neighbours are a number's unknown cells is dead
+    dead_by_numbers: bool  # secondary: a cell whose uncertain neighbours are a number's other ones is dead
     safest_next: bool  # secondary: a safer cell that is the single safest next whatever the chosen one shows goes first
     memo_revealed: int  # memoise guesses in positions with at most this many revealed cells (0: off)
     memo_tag: int  # a digest of the settings above: a memo made under other settings is dropped
@@ -1873,8 +1873,8 @@ def _next_position(view2, known, look, nbr, nbr_count, dead_by_numbers):
     position `look`. A cell is *living* when it may be safe and its number is not yet
     determined (some unrevealed neighbour is neither a known mine nor certain): a dead
     cell tells nothing when revealed. With `dead_by_numbers`, a cell is also dead when its
-    uncertain neighbours are exactly the uncertain cells of a revealed number, which fixes
-    how many mines they hold (`_dead_by_a_number`; D. Hill's solver finds such cells dead
+    uncertain neighbours are exactly a revealed number's other uncertain cells, whose mine
+    count that number fixes (`_dead_by_a_number`; D. Hill's solver finds such cells dead
     too). The blended safety is (4 s1 + s2) / 5 of the two safest living cells (certain
     safe ones count 1): the next move's safety, a little of the one after; 1 when only
     mines are left, the best safety when no cell lives. Fourth: the living cell that is
@@ -2063,7 +2063,7 @@ class BestParams(CSPParams):
     sure_mines: bool = flag(False, doc="at a guess, count the solve's certain mines as known (the guess steps "
                                        "see them as walls)")
     dead_by_numbers: bool = flag(False, doc="secondary: a cell whose uncertain neighbours are a revealed number's "
-                                            "uncertain cells counts as dead one step ahead")
+                                            "other uncertain cells counts as dead one step ahead")
     safest_next: bool = flag(False, doc="secondary: reveal first a safer cell that is the single safest living "
                                         "cell next whatever the chosen one shows (D. Hill's dominating tile)")
 
