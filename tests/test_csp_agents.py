@@ -266,7 +266,7 @@ def test_best_secondary_rule_blends_the_two_safest_living_cells(layout, reveal, 
     known = np.zeros(view.size, np.uint8)
     ws = new_workspace(view.size, 1)
     assert solve_kernel(ws, view, known, 1, nbr, nbr_count, DEFAULT_MAX_WORK) == OK
-    n_safe, best_next, blended = _next_position(view, known, ws, nbr, nbr_count)
+    n_safe, best_next, blended, _ = _next_position(view, known, ws, nbr, nbr_count, False)
     assert (n_safe, best_next, blended) == pytest.approx(expected)
 
 
