@@ -163,3 +163,21 @@ def test_move_values_play_best_after_each_move_on_layouts_consistent_with_the_vi
     with pytest.raises(ValueError, match="revealed cells are not what revealing them shows"):
         S.move_values(np.array([[0, COVERED, COVERED], [COVERED] * 3, [COVERED] * 3], np.int8), 2, [(2, 2)],
                       layouts=5)
+
+
+def test_versions_set_each_version_of_best_beside_the_others_on_the_games_all_played(hill_data):
+    row = {"step": 1, "best_cell": 5, "hill_cell": 9, "best_win": 0.4, "hill_win": 0.5, "revealed": 100,
+           "log_layouts": 40.0, "best_p": 0.2, "hill_p": 0.2, "diff_low": 0.05, "diff_high": 0.15}
+    # version a: 4 games, gains 0.1 in game 0 and 0.3 in game 3; version b: 2 games, 0.2 in game 1
+    _shadow(hill_data, [{**row, "game": 0, "diff": 0.1}, {**row, "game": 3, "diff": 0.3}], games=4, agent="best a",
+            more=[([{**row, "game": 1, "diff": 0.2}], 2, "best b")])
+    t = H.versions().set_index("agent")
+    assert list(t.index) == ["best a", "best b"]  # in the order they played
+    assert (t.loc["best a", "games"], t.loc["best a", "disagreements"]) == (4, 2)
+    assert t.loc["best a", "cost_per_game"] == pytest.approx(0.4 / 4)
+    # games 0 and 1 are the ones both played: game 3's disagreement is left out of a's common figure
+    assert (t.loc["best a", "common_games"], t.loc["best a", "common_disagreements"]) == (2, 1)
+    assert t.loc["best a", "common_cost_per_game"] == pytest.approx(0.1 / 2)
+    assert t.loc["best b", "common_cost_per_game"] == pytest.approx(0.2 / 2)
+    assert t.loc["best a", "cost_low"] < t.loc["best a", "cost_per_game"] < t.loc["best a", "cost_high"]
+    assert not t["best_is_today"].any()

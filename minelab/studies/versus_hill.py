@@ -25,6 +25,9 @@ harness writes what it measures into data/hill/; this module only reads those fi
 * `catalogue(by="hill_step")`: the same catalogue by the step of Hill's solver that made
   his move (data/hill/reasons.csv: the message line his page shows, `HILL_STEPS`).
 
+* `versions()`: the shadow play of every version of `best` side by side, on the games
+  every version played (the same boards) and on all of each one's games.
+
 * `resolutions()`: what a change to `best` does at those disagreements. The version that
   played the shadow games replays them, and `best` with the change decides at each
   (data/hill/resolved.csv, `tools/hill/hill.py resolve`): per change and class, how often it
@@ -229,6 +232,29 @@ def catalogue(agent: str | None = None, by: str = "class") -> pd.DataFrame:
                      "by_chance": 0.025 * int((sub["diff_high"] > sub["diff_low"]).sum()), "mean_diff": mean,
                      "diff_low": lo, "diff_high": hi, "games": n_games, "cost_per_game": cost, "cost_low": cost_lo,
                      "cost_high": cost_hi, "agent": agent, "best_is_today": agent == today})
+    return pd.DataFrame(rows)
+
+
+def versions() -> pd.DataFrame:
+    """Shadow play of every version of `best` in data/hill/, a row per version in the
+    order they first played: its games, its valued disagreements and the cost per game of
+    all of them (what Hill's moves would add, `catalogue`'s "all" row, 95% interval), on
+    all its games and on the games every version played (`common_*`: the same boards, as
+    game g is dealt from the same seed for every version)."""
+    games = _read("shadow_games", "shadow")
+    agents = list(dict.fromkeys(games["agent"]))
+    common = set.intersection(*(set(games.loc[games["agent"] == a, "game"]) for a in agents))
+    today = today_agent()
+    rows = []
+    for agent in agents:
+        d, played = disagreements(agent), shadow_games(agent)
+        row = {"agent": agent, "best_is_today": agent == today}
+        for prefix, keep in (("", played["game"]), ("common_", sorted(common))):
+            per_game = d.groupby("game")["diff"].sum().reindex(keep, fill_value=0.0).to_numpy()
+            cost, lo, hi = _mean_ci(per_game)
+            row.update({f"{prefix}games": len(per_game), f"{prefix}disagreements": int(d["game"].isin(keep).sum()),
+                        f"{prefix}cost_per_game": cost, f"{prefix}cost_low": lo, f"{prefix}cost_high": hi})
+        rows.append(row)
     return pd.DataFrame(rows)
 
 

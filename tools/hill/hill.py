@@ -303,8 +303,9 @@ def shadow_game(hill: HillSolver, best, level: ml.Level, g: int, seed: int) -> t
     return rows, game.won
 
 
-def run_shadow(hill: HillSolver, games: int, out: Path, level_name: str = LEVEL) -> None:
-    """Shadow play by today's `best` over games 0..games-1. `out` holds a row per guess;
+def run_shadow(hill: HillSolver, games: int, out: Path, level_name: str = LEVEL, start: int = 0) -> None:
+    """Shadow play by today's `best` over games start..games-1 (two processes on two
+    ranges, each with its own `out`, use both cores). `out` holds a row per guess;
     `<out>_games.csv` a row per game played (the denominator), written after the game's
     guesses, so a run resumes at the first game today's `best` has not listed there (its
     guesses, if any were written, are dropped and made again). Rows of other levels, commits
@@ -324,10 +325,10 @@ def run_shadow(hill: HillSolver, games: int, out: Path, level_name: str = LEVEL)
     other_rows = [r for r in all_rows if not ours(r)]
     rows = [r for r in all_rows if ours(r) and int(r["game"]) in done]
     best = ml.make_agent("best", seed=SHADOW_ROOT)
-    for g in range(games):
+    for g in range(start, games):
         if g in done:
             continue
-        start = time.perf_counter()
+        began = time.perf_counter()
         seed = shadow_seed(level_name, g)
         new, won = shadow_game(hill, best, level, g, seed)
         rows += new
@@ -336,7 +337,7 @@ def run_shadow(hill: HillSolver, games: int, out: Path, level_name: str = LEVEL)
         played.append({"level": level_name, "game": g, "seed": seed, "won": won, "guesses": len(new),
                        "differ": differ, "program": PROGRAM, "commit": PINNED, "agent": agent})
         harness.write_rows(games_out, others + played, SHADOW_GAME_COLUMNS)
-        print(f"game {g}: {len(new)} guesses, {differ} differ ({time.perf_counter() - start:.0f} s)", flush=True)
+        print(f"game {g}: {len(new)} guesses, {differ} differ ({time.perf_counter() - began:.0f} s)", flush=True)
 
 
 def run_resolve(params: dict, out: Path, shadow: Path) -> None:
@@ -421,7 +422,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--games", type=int, default=40)
     p.add_argument("--out", type=Path, default=DATA / "probabilities.csv")
     r = sub.add_parser("shadow", help="best plays; at each of its guesses Hill's solver is asked too")
-    r.add_argument("--games", type=int, default=100, help="games 0..N-1 (resumes)")
+    r.add_argument("--games", type=int, default=100, help="games START..N-1 (resumes)")
+    r.add_argument("--start", type=int, default=0, help="the first game (default 0)")
     r.add_argument("--out", type=Path, default=DATA / "shadow.csv")
     q = sub.add_parser("paired", help="Hill's solver and best on the same expert boards")
     q.add_argument("--chunks", type=int, default=100, help=f"chunks of {CHUNK} games (resumes)")
@@ -449,7 +451,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.what == "probabilities":
             run_probabilities(hill, args.games, args.out)
         elif args.what == "shadow":
-            run_shadow(hill, args.games, args.out)
+            run_shadow(hill, args.games, args.out, start=args.start)
         elif args.what == "reasons":
             run_reasons(hill, args.agent or today_agent(), args.params, args.out, args.shadow)
         else:
