@@ -223,9 +223,8 @@ def catalogue(agent: str | None = None, by: str = "class") -> pd.DataFrame:
     rows = []
     for name, meaning, mask in [("all", "every valued disagreement", np.ones(len(d), bool)), *groups]:
         sub = d[mask]
-        per_game = sub.groupby("game")["diff"].sum().reindex(games["game"], fill_value=0.0).to_numpy()
         mean, lo, hi = _mean_ci(sub["diff"].to_numpy())
-        cost, cost_lo, cost_hi = _mean_ci(per_game)
+        cost, cost_lo, cost_hi = _cost_per_game(sub, games["game"])
         rows.append({by: name, "meaning": meaning,
                      "disagreements": len(sub), "hill_better": int((sub["diff_low"] > 0).sum()),
                      "best_better": int((sub["diff_high"] < 0).sum()),
@@ -250,9 +249,8 @@ def versions() -> pd.DataFrame:
         d, played = disagreements(agent), shadow_games(agent)
         row = {"agent": agent, "best_is_today": agent == today}
         for prefix, keep in (("", played["game"]), ("common_", sorted(common))):
-            per_game = d.groupby("game")["diff"].sum().reindex(keep, fill_value=0.0).to_numpy()
-            cost, lo, hi = _mean_ci(per_game)
-            row.update({f"{prefix}games": len(per_game), f"{prefix}disagreements": int(d["game"].isin(keep).sum()),
+            cost, lo, hi = _cost_per_game(d, keep)
+            row.update({f"{prefix}games": len(keep), f"{prefix}disagreements": int(d["game"].isin(keep).sum()),
                         f"{prefix}cost_per_game": cost, f"{prefix}cost_low": lo, f"{prefix}cost_high": hi})
         rows.append(row)
     return pd.DataFrame(rows)
@@ -279,6 +277,12 @@ def resolutions(agent: str | None = None) -> pd.DataFrame:
                          "takes_other": int((mask & ~hill & ~keep).sum()), "diff_taken": mean,
                          "diff_taken_low": lo, "diff_taken_high": hi, "agent": agent})
     return pd.DataFrame(rows)
+
+
+def _cost_per_game(d: pd.DataFrame, games) -> tuple[float, float, float]:
+    """Mean over `games` (game numbers) of the sum of d's differences in each game (0 for a
+    game without a row of d), with its 95% t-interval: what Hill's moves of d add per game."""
+    return _mean_ci(d.groupby("game")["diff"].sum().reindex(games, fill_value=0.0).to_numpy())
 
 
 def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
