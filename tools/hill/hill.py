@@ -10,6 +10,7 @@ writes what it finds into data/hill/ (see tools/hill/README.md).
     python tools/hill/hill.py --checkout /tmp/hill/JSMinesweeper probabilities --games 40
     python tools/hill/hill.py --checkout /tmp/hill/JSMinesweeper paired --chunks 100
     python tools/hill/hill.py --checkout /tmp/hill/JSMinesweeper shadow --games 1000
+    python tools/hill/hill.py merge /tmp/shadow_a.csv /tmp/shadow_b.csv
     python tools/hill/hill.py --checkout /tmp/hill/JSMinesweeper reasons --agent "best 02254c989811dc9f" \
         --params '{"tie_order": "corners"}'
 
@@ -29,6 +30,9 @@ move in the same position. Where the two reveals differ, both are valued on the 
 SHADOW_LAYOUTS layouts drawn exactly from the position's posterior, each continued by
 `best` to the end (`minelab.studies.strength.move_values`): the difference in win
 probability with its 95% interval. A row per guess, and a row per game played.
+
+`merge`: the rows of shadow runs' --out files (two processes on two game ranges, `--start`)
+put into data/hill/shadow.csv and shadow_games.csv, whole games only.
 
 `resolve`: what a change to `best` does where shadow play found the two solvers apart. The
 version of `best` that played the shadow games replays them to each valued disagreement,
@@ -340,6 +344,46 @@ def run_shadow(hill: HillSolver, games: int, out: Path, level_name: str = LEVEL,
         print(f"game {g}: {len(new)} guesses, {differ} differ ({time.perf_counter() - began:.0f} s)", flush=True)
 
 
+def _game_key(r: dict) -> tuple:
+    return r["level"], r["commit"], r.get("agent", ""), int(r["game"])
+
+
+def merge_shadow(parts: list[Path], out: Path) -> None:
+    """Put the rows of shadow runs' `--out` files (`parts`, each with its `_games.csv`) into
+    `out` and its `_games.csv`. Only games a part lists as played are taken (a game cut off
+    mid-way has guesses but no game row); a game that two parts both played is an error.
+    The rows of those games in `out` are replaced, every other row stays, and each version
+    of `best`'s rows are sorted by game and guess. Both files are written atomically."""
+    games_out = out.with_name(out.stem + "_games.csv")
+    new_games: dict[tuple, dict] = {}
+    new_rows: list[dict] = []
+    for part in parts:
+        played = harness.read_rows(part.with_name(part.stem + "_games.csv"))
+        if not played:
+            raise SystemExit(f"{part}: no game rows in {part.stem}_games.csv (is it a shadow run's --out?)")
+        keys = {_game_key(r) for r in played}
+        twice = sorted(keys & set(new_games), key=lambda k: k[3])
+        if twice:
+            raise SystemExit(f"{part}: game {twice[0][3]} of {twice[0][2]!r} is in another part too")
+        new_games.update((_game_key(r), r) for r in played)
+        new_rows += [r for r in harness.read_rows(part) if _game_key(r) in keys]
+
+    def merged(old: list[dict], new: list[dict], step: bool) -> list[dict]:
+        rows = [r for r in old if _game_key(r) not in new_games] + new
+        first: dict[str, int] = {}
+        for r in rows:
+            first.setdefault(r.get("agent", ""), len(first))
+        return sorted(rows, key=lambda r: (first[r.get("agent", "")], int(r["game"]),
+                                           int(r["step"]) if step else 0))
+
+    games = merged(harness.read_rows(games_out), list(new_games.values()), step=False)
+    rows = merged(harness.read_rows(out), new_rows, step=True)
+    harness.write_rows(out, rows, SHADOW_COLUMNS)
+    harness.write_rows(games_out, games, SHADOW_GAME_COLUMNS)
+    print(f"{len(new_games)} games ({len(new_rows)} guesses) from {len(parts)} parts -> {out}: "
+          f"{len(games)} games, {len(rows)} guesses in all")
+
+
 def run_resolve(params: dict, out: Path, shadow: Path) -> None:
     """Today's `best` replays its shadow games to each valued disagreement, where `best`
     with `params` decides (a replay that leaves the shadow rows' moves stops: today's best
@@ -394,12 +438,25 @@ def replay_disagreements(rows: list[dict], params: dict, left: list | None = Non
 def run_reasons(hill: HillSolver, agent: str, params: dict, out: Path, shadow: Path) -> None:
     """Hill's message at each valued disagreement of `agent`'s shadow games, replayed by
     today's `best` with `params` (see `replay_disagreements`). Hill's move must be the
-    shadow row's (his solver is deterministic); the rows replace those of `agent` in `out`."""
+    shadow row's (his solver is deterministic). `agent`'s rows already in `out` for a
+    disagreement of `shadow` are kept and not asked again, so a rerun after more shadow
+    games asks only the new ones; its other rows in `out` are dropped."""
     rows = [r for r in harness.read_rows(shadow) if r["agent"] == agent and r["layouts"] not in ("", "0")]
     if not rows:
         raise SystemExit(f"{shadow} has no valued disagreement of {agent!r}")
-    found, left = [], []
-    for r, game in replay_disagreements(rows, params, left=left):
+    wanted = {(r["game"], r["step"]) for r in rows}
+    found = [r for r in harness.read_rows(out) if r["agent"] == agent and (r["game"], r["step"]) in wanted]
+    have = {(r["game"], r["step"]) for r in found}
+    rows = [r for r in rows if (r["game"], r["step"]) not in have]
+    print(f"{agent}: {len(have)} disagreements already in {out}, {len(rows)} to ask", flush=True)
+    keep = [r for r in harness.read_rows(out) if r["agent"] != agent]
+
+    def write() -> None:
+        found.sort(key=lambda r: (int(r["game"]), int(r["step"])))
+        harness.write_rows(out, keep + found, REASON_COLUMNS)
+
+    left = []
+    for k, (r, game) in enumerate(replay_disagreements(rows, params, left=left), 1):
         reply = hill.analyse(game.view, game.level.mines)
         cell = reply["actions"][0][0]
         if cell != int(r["hill_cell"]):
@@ -407,15 +464,16 @@ def run_reasons(hill: HillSolver, agent: str, params: dict, out: Path, shadow: P
                              f"{r['hill_cell']}")
         found.append({"level": LEVEL, "game": r["game"], "step": r["step"], "agent": agent, "hill_cell": cell,
                       "message": reply["message"], "program": PROGRAM, "commit": PINNED})
-    keep = [r for r in harness.read_rows(out) if r["agent"] != agent]
-    harness.write_rows(out, keep + found, REASON_COLUMNS)
-    print(f"{agent}: {len(found)} of {len(rows)} disagreements replayed, Hill's message at each -> {out}; "
-          f"{len(left)} not reached (best with {params} plays otherwise there)")
+        if k % 100 == 0:
+            write()  # an interrupted run keeps what it has asked
+    write()
+    print(f"{agent}: {len(found) - len(have)} of {len(rows)} disagreements replayed, Hill's message at each -> "
+          f"{out} ({len(found)} in all); {len(left)} not reached (best with {params} plays otherwise there)")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--checkout", type=Path, help="JSMinesweeper at the pinned commit (all but resolve)")
+    parser.add_argument("--checkout", type=Path, help="JSMinesweeper at the pinned commit (all but resolve, merge)")
     parser.add_argument("--node", default="node")
     sub = parser.add_subparsers(dest="what", required=True)
     p = sub.add_parser("probabilities", help="Hill's safety beside minelab's in every position best meets")
@@ -441,9 +499,15 @@ def main(argv: list[str] | None = None) -> None:
                    help="best's parameters with which today's best plays as that version did")
     w.add_argument("--shadow", type=Path, default=DATA / "shadow.csv")
     w.add_argument("--out", type=Path, default=DATA / "reasons.csv")
+    m = sub.add_parser("merge", help="put the rows of shadow runs' --out files into the shadow data")
+    m.add_argument("parts", type=Path, nargs="+", help="shadow runs' --out files (each with its _games.csv)")
+    m.add_argument("--out", type=Path, default=DATA / "shadow.csv")
     args = parser.parse_args(argv)
     if args.what == "resolve":
         run_resolve(args.params, args.out, args.shadow)
+        return
+    if args.what == "merge":
+        merge_shadow(args.parts, args.out)
         return
     if args.checkout is None:
         parser.error(f"{args.what} needs --checkout (JSMinesweeper at the pinned commit)")
