@@ -742,29 +742,39 @@ def _set_value(outcome, S, cells, memo):
     return best
 
 
+def _random_endgame_table(rng, max_cells: int, draws: int):
+    """(cells, outcome, layouts): distinct random layouts of a random mine count over
+    `cells` cells, and random numbers (0-2) on their safe cells."""
+    from minelab.agents.best import ENDGAME_CELLS, MAX_ENDGAME_LAYOUTS
+
+    cells = int(rng.integers(3, max_cells))
+    mines = int(rng.integers(1, cells))
+    layouts = sorted({tuple(sorted(rng.choice(cells, mines, replace=False).tolist())) for _ in range(draws)})
+    outcome = np.zeros((MAX_ENDGAME_LAYOUTS, ENDGAME_CELLS), np.int8)
+    for lay, mine_cells in enumerate(layouts):
+        outcome[lay, :cells] = rng.integers(0, 3, cells)
+        outcome[lay, list(mine_cells)] = 9
+    return cells, outcome, len(layouts)
+
+
+@pytest.mark.parametrize("prune", [False, True])
 @pytest.mark.parametrize("seed", range(6))
-def test_endgame_search_values_match_plain_recursion(seed):
+def test_endgame_search_values_match_plain_recursion(seed, prune):
     """`endgame_move` (its cuts: a frame stops once no cell's safety can beat its best, or
     once a cell safe in every layout is valued; twins and cells that split nothing are
-    skipped) returns the value of the plain recurrence and a cell that reaches it, on
-    random tables of distinct layouts and the numbers their safe cells show."""
-    from minelab.agents.best import ENDGAME_CELLS, MAX_ENDGAME_LAYOUTS, endgame_move, new_set_memo
+    skipped; with `prune`, a cell is dropped part-way once it cannot beat the best)
+    returns the value of the plain recurrence and a cell that reaches it, on random
+    tables of distinct layouts and the numbers their safe cells show."""
+    from minelab.agents.best import ENDGAME_CELLS, endgame_move, new_set_memo
 
     rng = np.random.default_rng(seed)
     sets = new_set_memo()
     for _ in range(12):
-        cells = int(rng.integers(3, 9))
-        mines = int(rng.integers(1, cells))
-        layouts = sorted({tuple(sorted(rng.choice(cells, mines, replace=False).tolist())) for _ in range(40)})
-        outcome = np.zeros((MAX_ENDGAME_LAYOUTS, ENDGAME_CELLS), np.int8)
-        for lay, mine_cells in enumerate(layouts):
-            outcome[lay, :cells] = rng.integers(0, 3, cells)
-            outcome[lay, list(mine_cells)] = 9
-        n = len(layouts)
+        cells, outcome, n = _random_endgame_table(rng, 9, 40)
         if n < 2:
             continue
         ucells = np.arange(ENDGAME_CELLS, dtype=np.int64)
-        cell, value = endgame_move(cells, outcome, n, ucells, 10**9, sets)
+        cell, value = endgame_move(cells, outcome, n, ucells, 10**9, sets, prune)
         memo = {}
         want = _set_value(outcome, frozenset(range(n)), cells, memo)
         assert value == pytest.approx(want, abs=1e-12)
@@ -774,6 +784,37 @@ def test_endgame_search_values_match_plain_recursion(seed):
                 parts.setdefault(int(outcome[lay, cell]), []).append(lay)
         got = sum(len(p) * _set_value(outcome, frozenset(p), cells, memo) for p in parts.values()) / n
         assert got == pytest.approx(want, abs=1e-12), (cell, got, want)
+
+
+def test_endgame_prune_keeps_the_move_and_runs_out_of_budget_less():
+    """With `prune`, `endgame_move` returns the very cell and value it returns without,
+    and the least budget it finishes within is never larger, and on some tables smaller."""
+    from minelab.agents.best import ENDGAME_CELLS, endgame_move, new_set_memo
+
+    rng = np.random.default_rng(11)
+    sets = new_set_memo()
+    ucells = np.arange(ENDGAME_CELLS, dtype=np.int64)
+
+    def least_budget(cells, outcome, n, prune):
+        """The least budget, in steps of n x cells, the search finishes within; its move."""
+        for k in range(1, 400):
+            move = endgame_move(cells, outcome, n, ucells, k * n * cells, sets, prune)
+            if move[0] >= 0:
+                return k, move
+        raise AssertionError("no finish within 400 frames of the whole set")
+
+    tables = smaller = 0
+    for _ in range(60):
+        cells, outcome, n = _random_endgame_table(rng, 13, 120)
+        if n < 2:
+            continue
+        k_plain, plain = least_budget(cells, outcome, n, False)
+        k_pruned, pruned = least_budget(cells, outcome, n, True)
+        assert pruned == plain, (cells, n, plain, pruned)
+        assert k_pruned <= k_plain, (cells, n, k_plain, k_pruned)
+        tables += 1
+        smaller += k_pruned < k_plain
+    assert tables >= 40 and smaller >= 5, (tables, smaller)
 
 
 def _component_of(view, known, cell, nbr_sets):

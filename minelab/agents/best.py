@@ -14,7 +14,9 @@ written here from scratch. A decision takes the first of these steps that applie
    a zero's flood, so its value is a lower bound, and a tight one (the flooded cells are
    safe wherever the zero shows); the play it picks is optimal. A budget of layouts x
    cells scanned, and of cells assigned while the layouts are enumerated, bounds the
-   work; past it step 4 decides (`endgame_aborts`).
+   work; past it step 4 decides (`endgame_aborts`). With `endgame_prune`, a cell is
+   dropped part-way once the numbers valued so far cannot make it beat the best: the
+   same move wherever the search finishes without it, within the budget more often.
 2b. Isolated components (`isolated_edges`, D. Hill's "isolated edge"): a component of
    the frontier whose unrevealed neighbours are all its own cells or known mines, with the
    same mine count in all its solutions, is independent of the rest of the board: no
@@ -304,6 +306,7 @@ class BestSettings(NamedTuple):
     max_work: int  # search nodes per component before the local estimate
     endgame_layouts: int  # the most layouts the endgame search takes
     endgame_budget: int  # (layouts x cells) it may scan per decision, and cells its layout enumeration assigns
+    endgame_prune: bool  # drop a cell part-way once it cannot beat the best (`endgame_move`'s prune)
     max_candidates: int  # cells looked at one step ahead
     guess_rule: int  # GUESS_TWO_STEP, GUESS_PSEQ, GUESS_BLEND or GUESS_SECONDARY
     progress_weight: float  # blend, secondary: the score's factor (1 + progress_weight * P(progress | safe))
@@ -629,10 +632,22 @@ def _next_cell(f, d, n_u, outcome):
     return True
 
 
+@kernel
+def _cannot_beat(counts, o, acc, total, best):
+    """Whether a cell whose numbers before o add up to acc (sum of |S_o| value(S_o)) can
+    no longer beat the frame's best: even were every layout of its numbers from o on won
+    (a value is at most 1), its value would be at most best. A cell that ties the best
+    never replaces it, so dropping such a cell changes neither the cell nor the value."""
+    rest = 0
+    for t in range(o, N_OUTCOMES - 1):
+        rest += counts[t]
+    return (acc + rest) / total <= best
+
+
 # It allocates (its stack) and is called from kernels, which compile a plain
 # njit callee without NRT too: so NRT is asked for explicitly.
 @njit(cache=True, _nrt=True)
-def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
+def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets, prune=False):
     """(cell, win probability) of the optimal reveal when the n_layouts layouts are
     equally likely; cell -1 when more than `budget` (layouts x cells) would be scanned.
 
@@ -640,7 +655,10 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
     |S_o| / |S| * value(S_o); memoised on S. Cells are tried safest first and a frame
     stops when no cell's safety can beat its best value (a reveal's value is at most
     its safety), or once it has valued a cell safe in every layout of S (that cell's
-    value is S's). Written as an explicit stack: numba's cache cannot hold recursion.
+    value is S's). With `prune`, a cell is also dropped part-way, as soon as the numbers
+    valued so far plus the layouts of those left (each worth at most 1) cannot beat the
+    frame's best: the same cell and value, with fewer sets valued, so fewer searches
+    run out of budget. Written as an explicit stack: numba's cache cannot hold recursion.
     """
     sets.meta[0] += 1  # a new generation: the memo starts empty
     sets.meta[1] = 0
@@ -674,6 +692,11 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
         # the outcomes of the cell order[d, r[d]]: sets of 0 or 1 layouts and memoised
         # ones add directly; the first other one is valued on a new frame
         pushed = False
+        if prune and _cannot_beat(counts[d], o[d], acc[d], f.total[d], f.best[d]):
+            q = f.order[d, f.r[d]]  # dropped: as after valuing it, but it is no better
+            f.r[d] = n_u if f.mines_at[d, q] == 0 else f.r[d] + 1
+            need_cell = True
+            continue
         while o[d] < N_OUTCOMES - 1:
             c = counts[d, o[d]]
             if c == 0:
@@ -688,6 +711,8 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets):
             if known_value >= 0.0:
                 acc[d] += c * known_value
                 o[d] += 1
+                if prune and _cannot_beat(counts[d], o[d], acc[d], f.total[d], f.best[d]):
+                    break
                 continue
             for w in range(words):
                 S[d + 1, w] = f.parts[d, o[d], w]
@@ -866,7 +891,7 @@ def endgame_decision(gs, s, x, cfg):
             s.decision[DC_ABORT] = 1
         return -1
     layout_outcomes(view, known, gs.nbr, gs.nbr_count, x, n_u, n_l)
-    cell, _value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets)
+    cell, _value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets, cfg.endgame_prune)
     if cell >= 0:
         s.decision[DC_STEP] = STEP_ENDGAME
         return cell
@@ -944,7 +969,7 @@ def isolated_edge(gs, s, x, cfg):
         if n_l < 2:
             continue
         layout_outcomes(view, known, nbr, nbr_count, x, n_u, n_l)
-        cell, _value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets)
+        cell, _value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets, cfg.endgame_prune)
         if cell >= 0:
             s.decision[DC_STEP] = STEP_ISOLATED
             return cell
@@ -2039,6 +2064,9 @@ class BestParams(CSPParams):
                                    doc="the most layouts the exact endgame search takes (step 2)")
     endgame_budget: int = integer(ENDGAME_BUDGET, 1, doc="layouts x cells scanned per endgame decision (and "
                                                          "cells its layout enumeration assigns)")
+    endgame_prune: bool = flag(False, doc="the endgame search drops a cell part-way once it cannot beat the best "
+                                          "(the same move wherever it finishes without; it runs out of "
+                                          "budget less often)")
     max_candidates: int = integer(MAX_CANDIDATES, 1, doc="guesses looked at one step ahead (step 4)")
     guess_rule: str = choice("secondary", GUESS_RULES, doc="how the candidates of a guess are ranked (step 4)")
     margin: float = number(0.1, 0.0, 1.0, doc="candidates within this of the least mine probability")
@@ -2093,6 +2121,7 @@ class BestAgent(CSPAgent):
         the decision memo off, so the buffers hold the decision's own lookahead)."""
         plays = dict(first=int(self.first_cell(rows, cols)), max_work=int(self.max_work),
                      endgame_layouts=int(self.endgame_layouts), endgame_budget=int(self.endgame_budget),
+                     endgame_prune=bool(self.endgame_prune),
                      max_candidates=int(self.max_candidates), guess_rule=GUESS_RULES.index(self.guess_rule),
                      margin=float(self.margin), progress_weight=float(self.progress_weight),
                      float_cut=float(self.float_cut),
@@ -2222,5 +2251,5 @@ def _endgame_value(gs, s, x, cfg) -> tuple[int, float]:
     n_l = enumerate_layouts(view, known, remaining, gs.nbr, gs.nbr_count, x, n_u, cfg.endgame_layouts,
                             cfg.endgame_budget)
     layout_outcomes(view, known, gs.nbr, gs.nbr_count, x, n_u, n_l)
-    _, value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets)
+    _, value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets, cfg.endgame_prune)
     return int(n_l), float(value)
