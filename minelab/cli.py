@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import statistics
 import sys
 import time
 
@@ -339,13 +340,18 @@ CSP_OPTIONS = {"isolated_edges": "isolated components of a fixed mine count play
                "dead_by_numbers": "dead cells one step ahead also where a number fixes their mines (dead_by_numbers)",
                "safest_next": "the single safest next cell, if safer, revealed first (safest_next: D. Hill's "
                               "dominating tile)"}
+# best's speed options: they change no move where the endgame search finishes without them
+# (their gain in games is that of the settings they go with), timed the same way.
+CSP_SPEED_OPTIONS = {"endgame_prune": {"endgame_prune": True},
+                     "endgame 1024 layouts, pruned": {"endgame_layouts": 1024, "endgame_budget": 8_000_000,
+                                                      "endgame_prune": True}}
 CSP_OPTION_LEVELS = (("8x8x10", 200), ("16x30x99", 20))
 
 
 def bench_csp(seconds: float):
     """The exact-probability kernel per position, the CSP agents' games/s, then best with
-    each of CSP_OPTIONS on CSP_OPTION_LEVELS, each with its share of best's games/s on that
-    level in the same run (`relative`, with `relative_to` naming best)."""
+    each of CSP_OPTIONS and CSP_SPEED_OPTIONS on CSP_OPTION_LEVELS, each with its share of
+    best's games/s on that level in the same run (`relative`, with `relative_to` naming best)."""
     for level in ("8x8x10", "16x30x99"):
         yield {**bench_probability(level, seconds), "bench": "csp"}
     base = {}
@@ -357,12 +363,33 @@ def bench_csp(seconds: float):
     from .studies.strength import CHECK_OPTIONS, GUESS_DETAILS, OPTIONS
 
     judged = {**OPTIONS, **CHECK_OPTIONS, **GUESS_DETAILS}
+    plays = {**{option: judged[name] for option, name in CSP_OPTIONS.items()}, **CSP_SPEED_OPTIONS}
     for level, start in CSP_OPTION_LEVELS:
-        for option, name in CSP_OPTIONS.items():
-            row = measure("best", level, seconds, start, judged[name])
+        for option, params in plays.items():
+            row, share = paired_share("best", level, seconds, start, params)
             yield {**row, "bench": "csp", "what": f"best with {option}, {level}", "option": option,
-                   "relative": row["games_per_second"] / base[level],
-                   "relative_to": "best"}
+                   "relative": share, "relative_to": "best"}
+
+
+SHARE_ROUNDS = 3  # an option's share of its agent's speed: the median of this many paired rounds
+
+
+def paired_share(agent: str, level: str, seconds: float, start: int, params: dict,
+                 rounds: int = SHARE_ROUNDS) -> tuple[dict, float]:
+    """(row, share): `agent` with `params` timed in turn with `agent`'s defaults, `rounds`
+    times, each measurement seconds / 2 long (at least 1 s): the row of the option's median
+    round and the median of the rounds' ratios (option / defaults). Timing the two in turn
+    keeps a drift of the machine's speed out of the share, which single measurements minutes
+    apart do not (they move by 10-20% between sittings)."""
+    each = max(1.0, seconds / 2)
+    runs, ratios = [], []
+    for _ in range(rounds):
+        base = measure(agent, level, each, start)
+        row = measure(agent, level, each, start, params)
+        runs.append(row)
+        ratios.append(row["games_per_second"] / base["games_per_second"])
+    runs.sort(key=lambda r: r["games_per_second"])
+    return runs[len(runs) // 2], statistics.median(ratios)
 
 
 UCT_BENCH = (("oh", "4x4x4"), ("uct", "4x4x4"), ("oh", "8x8x10"), ("uct", "8x8x10"), ("oh", "16x30x99"),

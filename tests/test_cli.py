@@ -170,3 +170,22 @@ def test_the_csp_bench_times_the_options_the_strength_study_judges():
 
     judged = {**strength.OPTIONS, **strength.CHECK_OPTIONS, **strength.GUESS_DETAILS}
     assert all(name in judged for name in CSP_OPTIONS.values()), CSP_OPTIONS
+
+
+def test_an_option_s_share_is_the_median_of_rounds_timed_in_turn_with_the_defaults(monkeypatch):
+    """`paired_share` times the defaults and the option in turn and takes the median of
+    the rounds' ratios: a machine that slows down between rounds moves both alike."""
+    from minelab import cli
+
+    speeds = iter([100.0, 50.0, 200.0, 110.0, 40.0, 16.0])  # defaults, option; three rounds
+    calls = []
+
+    def fake_measure(agent, level, seconds, start, params=None):
+        calls.append((agent, level, seconds, dict(params or {})))
+        return {"agent": agent, "level": level, "games_per_second": next(speeds)}
+
+    monkeypatch.setattr(cli, "measure", fake_measure)
+    row, share = cli.paired_share("best", "8x8x10", 5.0, 200, {"endgame_prune": True})
+    assert share == pytest.approx(0.5)  # ratios 0.5, 0.55, 0.4
+    assert row["games_per_second"] == 50.0  # the option's median round
+    assert [c[3] for c in calls] == [{}, {"endgame_prune": True}] * 3 and {c[2] for c in calls} == {2.5}
