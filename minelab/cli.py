@@ -351,15 +351,11 @@ CSP_OPTION_LEVELS = (("8x8x10", 200), ("16x30x99", 20))
 def bench_csp(seconds: float):
     """The exact-probability kernel per position, the CSP agents' games/s, then best with
     each of CSP_OPTIONS and CSP_SPEED_OPTIONS on CSP_OPTION_LEVELS, each with its share of
-    best's games/s on that level in the same run (`relative`, with `relative_to` naming best)."""
+    best's games/s on that level (`paired_share`: `relative`, with `relative_to` naming best)."""
     for level in ("8x8x10", "16x30x99"):
         yield {**bench_probability(level, seconds), "bench": "csp"}
-    base = {}
     for agent, level, start in CSP_BENCH:
-        row = measure(agent, level, seconds, start)
-        if agent == "best":
-            base[level] = row["games_per_second"]
-        yield {**row, "bench": "csp"}
+        yield {**measure(agent, level, seconds, start), "bench": "csp"}
     from .studies.strength import CHECK_OPTIONS, GUESS_DETAILS, OPTIONS
 
     judged = {**OPTIONS, **CHECK_OPTIONS, **GUESS_DETAILS}
