@@ -2,7 +2,6 @@
 only (the harness itself needs node and Hill's checkout; merging needs neither)."""
 from __future__ import annotations
 
-import csv
 import importlib.util
 from pathlib import Path
 
@@ -19,18 +18,6 @@ def hill():
     return module
 
 
-def write(path: Path, rows: list[dict], columns: list[str]) -> None:
-    with path.open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
-        w.writeheader()
-        w.writerows(rows)
-
-
-def read(path: Path) -> list[dict]:
-    with path.open(newline="") as fh:
-        return list(csv.DictReader(fh))
-
-
 NEW, OLD = "best new", "best old"
 
 
@@ -38,12 +25,14 @@ def run(hill, out: Path, games: list[tuple], guesses: list[tuple], tag: str) -> 
     """A shadow file and its _games file: a game row per (game, agent), a guess row per
     (game, step, agent); `tag` marks which file a row came from."""
     base = {"level": "16x30x99", "commit": "c", "seed": tag}
-    write(out, [{**base, "game": g, "step": s, "agent": a} for g, s, a in guesses], hill.SHADOW_COLUMNS)
-    write(out.with_name(out.stem + "_games.csv"), [{**base, "game": g, "agent": a} for g, a in games],
-          hill.SHADOW_GAME_COLUMNS)
+    hill.harness.write_rows(out, [{**base, "game": g, "step": s, "agent": a} for g, s, a in guesses],
+                            hill.SHADOW_COLUMNS)
+    hill.harness.write_rows(out.with_name(out.stem + "_games.csv"),
+                            [{**base, "game": g, "agent": a} for g, a in games], hill.SHADOW_GAME_COLUMNS)
 
 
 def test_merge_takes_whole_games_keeps_other_rows_and_refuses_a_game_played_twice(hill, tmp_path):
+    read = hill.harness.read_rows
     data = tmp_path / "shadow.csv"
     run(hill, data, [(0, OLD), (1, OLD), (5, OLD)], [(0, 1, OLD), (1, 1, OLD), (5, 2, OLD)], "old")
     a, b = tmp_path / "a.csv", tmp_path / "b.csv"

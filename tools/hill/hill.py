@@ -445,11 +445,12 @@ def run_reasons(hill: HillSolver, agent: str, params: dict, out: Path, shadow: P
     if not rows:
         raise SystemExit(f"{shadow} has no valued disagreement of {agent!r}")
     wanted = {(r["game"], r["step"]) for r in rows}
-    found = [r for r in harness.read_rows(out) if r["agent"] == agent and (r["game"], r["step"]) in wanted]
+    before = harness.read_rows(out)
+    found = [r for r in before if r["agent"] == agent and (r["game"], r["step"]) in wanted]
     have = {(r["game"], r["step"]) for r in found}
     rows = [r for r in rows if (r["game"], r["step"]) not in have]
     print(f"{agent}: {len(have)} disagreements already in {out}, {len(rows)} to ask", flush=True)
-    keep = [r for r in harness.read_rows(out) if r["agent"] != agent]
+    keep = [r for r in before if r["agent"] != agent]
 
     def write() -> None:
         found.sort(key=lambda r: (int(r["game"]), int(r["step"])))
