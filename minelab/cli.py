@@ -378,13 +378,21 @@ def paired_share(agent: str, level: str, seconds: float, start: int, params: dic
     keeps a drift of the machine's speed out of the share, which single measurements minutes
     apart do not (they move by 10-20% between sittings)."""
     each = max(1.0, seconds / 2)
+    return share_in_turn(lambda: measure(agent, level, each, start), lambda: measure(agent, level, each, start, params),
+                         "games_per_second", rounds)
+
+
+def share_in_turn(time_base, time_option, figure: str, rounds: int = SHARE_ROUNDS) -> tuple[dict, float]:
+    """(row, share): `time_base()` and `time_option()` (each a measurement's row) called in
+    turn, `rounds` times: the option's row of its median round by `figure` and the median
+    of the rounds' ratios of `figure` (option / base)."""
     runs, ratios = [], []
     for _ in range(rounds):
-        base = measure(agent, level, each, start)
-        row = measure(agent, level, each, start, params)
+        base = time_base()
+        row = time_option()
         runs.append(row)
-        ratios.append(row["games_per_second"] / base["games_per_second"])
-    runs.sort(key=lambda r: r["games_per_second"])
+        ratios.append(row[figure] / base[figure])
+    runs.sort(key=lambda r: r[figure])
     return runs[len(runs) // 2], statistics.median(ratios)
 
 
@@ -418,7 +426,8 @@ def _uct_row(agent: str, level: str, seconds: float, option: str | None = None, 
 def bench_uct(seconds: float):
     """Simulations/s of the tree searches (one core), then of oh with each further-work option
     of buffet2012 on (its OPTIONS) on UCT_OPTION_LEVELS, each with its share of oh's
-    simulations/s on that level in the same run (`relative`, with `relative_to` naming oh)."""
+    simulations/s on that level: the median of SHARE_ROUNDS rounds timed in turn with oh's
+    defaults, as `paired_share` times best's options (`relative`, `relative_to` oh)."""
     from .papers.buffet2012_further import OPTIONS
 
     base = {}
@@ -428,10 +437,12 @@ def bench_uct(seconds: float):
             base[level] = row["simulations_per_second"]
         share = row["simulations_per_second"] / base[level] if level in base else None
         yield {**row, "relative": share, "relative_to": "oh" if share is not None else None}
+    each = max(1.0, seconds / 2)
     for level in UCT_OPTION_LEVELS:
         for option, params in OPTIONS.items():
-            row = _uct_row("oh", level, seconds, option, params)
-            yield {**row, "relative": row["simulations_per_second"] / base[level], "relative_to": "oh"}
+            row, share = share_in_turn(lambda: _uct_row("oh", level, each),
+                                       lambda: _uct_row("oh", level, each, option, params), "simulations_per_second")
+            yield {**row, "relative": share, "relative_to": "oh"}
 
 
 SAMPLES_BENCH = (("8x8x10", 1, "perimeter"), ("8x8x10", 2, "perimeter"), ("8x8x10", 1, "covered"),

@@ -189,3 +189,26 @@ def test_an_option_s_share_is_the_median_of_rounds_timed_in_turn_with_the_defaul
     assert share == pytest.approx(0.5)  # ratios 0.5, 0.55, 0.4
     assert row["games_per_second"] == 50.0  # the option's median round
     assert [c[3] for c in calls] == [{}, {"endgame_prune": True}] * 3 and {c[2] for c in calls} == {2.5}
+
+
+def test_bench_uct_times_each_option_in_turn_with_oh(monkeypatch):
+    """`bench uct` gives an option's share as the median of rounds timed in turn with oh's
+    defaults on the same level, like best's options in `bench csp`."""
+    from minelab import cli
+    from minelab.papers.buffet2012_further import OPTIONS
+
+    calls = []
+
+    def fake_row(agent, level, seconds, option=None, params=None):
+        calls.append((agent, level, option))
+        speed = 100.0 if option is None else 100.0 - 10 * sum(c[1:] == (level, option) for c in calls)
+        return {"agent": agent, "level": level, "option": option or "", "simulations_per_second": speed}
+
+    monkeypatch.setattr(cli, "_uct_row", fake_row)
+    rows = list(cli.bench_uct(2.0))
+    options = [r for r in rows if r["option"]]
+    assert len(options) == len(OPTIONS) * len(cli.UCT_OPTION_LEVELS)
+    assert all(r["relative"] == pytest.approx(0.8) and r["relative_to"] == "oh" for r in options)  # 0.9, 0.8, 0.7
+    expected = [call for level in cli.UCT_OPTION_LEVELS for option in OPTIONS
+                for call in [("oh", level, None), ("oh", level, option)] * cli.SHARE_ROUNDS]
+    assert calls[len(cli.UCT_BENCH):] == expected
