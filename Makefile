@@ -38,7 +38,8 @@ lint: $(STAMP)
 playthroughs: $(STAMP)
 	$(BIN)/python -m minelab.playthrough --regenerate
 
-# Rewrite the generated tables (README: agents, papers; docs: parameters, saved bench figures)
+# Rewrite the generated tables (README: agents, papers; docs: parameters, saved bench figures,
+# the no-guess deal's speed)
 # from the code and data (tests/test_docs.py checks them).
 docs: $(STAMP)
 	$(BIN)/python -m minelab.catalog --write

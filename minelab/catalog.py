@@ -1,11 +1,12 @@
-"""The generated tables of the README, docs/agents.md and docs/benchmarks.md: every
-registered agent, every paper's notebooks, every agent's parameters, the saved speed figures.
+"""The generated tables of the README, docs/agents.md, docs/benchmarks.md and docs/index.md:
+every registered agent, every paper's notebooks, every agent's parameters, the saved speed
+figures, the no-guess deal's speed.
 
 `agents_table()` reads the agent registry (minelab.agents); `papers_table()` reads
 data/published/items.csv (minelab.report.load_items); `parameters_table()` reads each
-family's parameter spec (`Params`, minelab.agents.spec); `bench_tables()` reads
-data/bench/*.csv (`minelab bench WHAT --save`, minelab.benchdata). Each file holds its
-tables between marker comments, and
+family's parameter spec (`Params`, minelab.agents.spec); `bench_tables()` and
+`deal_table()` read data/bench/*.csv (`minelab bench WHAT --save`, minelab.benchdata).
+Each file holds its tables between marker comments, and
 
     python -m minelab.catalog --write      # or: make docs
 
@@ -32,6 +33,7 @@ from .report import PAPERS, load_items
 README = Path(__file__).resolve().parent.parent / "README.md"
 AGENTS_DOC = README.parent / "docs" / "agents.md"
 BENCH_DOC = README.parent / "docs" / "benchmarks.md"
+INDEX_DOC = README.parent / "docs" / "index.md"
 
 #: the paper each agent family comes from (the family: the module or folder under
 #: minelab/agents/ it lives in); None for minelab's own.
@@ -154,10 +156,28 @@ def bench_tables() -> str:
     return benchdata.tables(README.parent)
 
 
+def deal_table() -> str:
+    """The no-guess deal's saved speed (data/bench/deal.csv, `minelab bench deal --save`):
+    per level, the first click, the share of boards kept and boards dealt a second."""
+    df = benchdata.load("deal", README.parent)
+    if df is None or not len(df):
+        return "No deal speed is saved yet: run `minelab bench deal --save`."
+    first = df.iloc[0]
+    lines = [f"Measured by `minelab bench deal --seconds {first['seconds_per_measurement']:g}` on one core, from "
+             f"the zero start's first cell, on {first['cpu']} ({int(first['cores'])} cores, load "
+             f"{float(first['load']):.2f}):", "", "| level | first click | boards kept | boards/s |",
+             "|---|---|---:|---:|"]
+    for row in df.itertuples(index=False):
+        click = re.search(r"first click (\(\d+, \d+\))", str(row.what))
+        lines.append(f"| {str(row.level).split(':')[0]} | {click.group(1) if click else ''} | "
+                     f"{100 * float(row.acceptance):.1f}% | {float(row.boards_per_second):,.0f} |")
+    return "\n".join(lines)
+
+
 TABLES = {"agents-table": agents_table, "papers-table": papers_table, "parameters-table": parameters_table,
-          "bench-tables": bench_tables}
+          "bench-tables": bench_tables, "deal-table": deal_table}
 SECTIONS = {README: ("agents-table", "papers-table"), AGENTS_DOC: ("parameters-table",),
-            BENCH_DOC: ("bench-tables",)}
+            BENCH_DOC: ("bench-tables",), INDEX_DOC: ("deal-table",)}
 
 
 def _section(name: str) -> re.Pattern:

@@ -97,6 +97,17 @@ def test_the_benchmarks_page_shows_the_saved_figures():
         "docs/benchmarks.md's saved figures are out of date: run `make docs`")
 
 
+def test_the_deal_speed_in_the_docs_is_the_saved_one():
+    """docs/index.md's no-guess deal table is what `make docs` writes from data/bench/deal.csv."""
+    from minelab import benchdata, catalog
+
+    text = catalog.INDEX_DOC.read_text()
+    assert catalog.rewrite(text, catalog.SECTIONS[catalog.INDEX_DOC]) == text, (
+        "docs/index.md's deal table is out of date: run `make docs`")
+    expert = benchdata.load("deal").set_index("level").loc["16x30x99:no-guess"]
+    assert f"| 16x30x99 | (3, 3) | {100 * expert['acceptance']:.1f}% | {expert['boards_per_second']:,.0f} |" in text
+
+
 def test_a_stale_table_is_caught():
     from minelab import catalog
 
