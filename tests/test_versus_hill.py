@@ -44,6 +44,17 @@ def test_each_version_of_best_is_paired_on_its_own(hill_data):
     assert t.loc[today, "diff"] == pytest.approx((20 - 5) / 200)
 
 
+def test_each_first_click_rule_is_paired_on_its_own(hill_data):
+    pd.DataFrame({"level": ["16x30x99", "16x30x99:opening", "16x30x99:opening"], "chunk": [0, 0, 1],
+                  "seed": [1, 5, 6], "games": [200] * 3, "best_won": [80, 110, 100], "hill_won": [75, 100, 105],
+                  "both_won": [60, 90, 90], "hill_seconds": 1, "program": "JSMinesweeper", "commit": "c",
+                  "agent": "best d"}).to_csv(hill_data / "paired.csv")
+    t = H.paired_games().set_index("level")
+    assert t.loc["16x30x99", "games"] == 200 and t.loc["16x30x99:opening", "games"] == 400
+    assert t.loc["16x30x99:opening", "best"] == 210 / 400
+    assert t.loc["16x30x99:opening", "diff"] == pytest.approx((30 - 25) / 400)
+
+
 def test_a_missing_file_names_the_command_that_makes_it(hill_data):
     with pytest.raises(FileNotFoundError, match="tools/hill/hill.py.*paired"):
         H.paired_games()

@@ -6,12 +6,13 @@ harness writes what it measures into data/hill/; this module only reads those fi
 
 * `probability_check()`: in every position `best` met in the check's expert games, Hill's
   safety of each covered cell beside minelab's exact one (data/hill/probabilities.csv);
-* `paired_games()`: both solvers on the same expert boards, first click safe in the
-  top-left corner: each win rate (Wilson 95% interval), the paired difference best - Hill
-  (mean of the per-game differences, 95% t-interval) and McNemar's exact test on the games
-  only one of them won, per version of `best` (data/hill/paired.csv: a row per chunk of
-  boards and version; `best_is_today` says whether the games were played by today's `best`,
-  by its golden playthrough digest);
+* `paired_games()`: both solvers on the same expert boards, per level: `16x30x99` with the
+  first click safe in the top-left corner, `16x30x99:opening` with both opening on a zero
+  at (3, 3), Hill's own zero start: each win rate (Wilson 95% interval), the paired
+  difference best - Hill (mean of the per-game differences, 95% t-interval) and McNemar's
+  exact test on the games only one of them won, per version of `best` (data/hill/paired.csv:
+  a row per chunk of boards and version; `best_is_today` says whether the games were played
+  by today's `best`, by its golden playthrough digest);
 * `disagreements()` and `catalogue()`: shadow play. `best` played expert games; at each of
   its guesses Hill's solver was asked too, and where their reveals differ both moves were
   valued on the same layouts drawn exactly from the position's posterior, each continued by
