@@ -116,10 +116,14 @@ def table(df: pd.DataFrame) -> str:
         lines.append(f"| {_label(row)} | {level} | {value} | {unit} |")
     first = df.iloc[0]
     lines.append("")
-    lines.append(f"Measured on {first['cpu']} ({int(first['cores'])} cores, load "
-                 f"{float(first['load']):.2f}), Python {first['python']}, numba {first['numba']}, minelab source "
-                 f"`{first['source']}`, {first['seconds_per_measurement']:g} s a measurement.")
+    lines.append(f"Measured on {machine_text(first)}, Python {first['python']}, numba {first['numba']}, minelab "
+                 f"source `{first['source']}`, {first['seconds_per_measurement']:g} s a measurement.")
     return "\n".join(lines)
+
+
+def machine_text(row) -> str:
+    """The machine a saved row was measured on, as the docs print it: "AMD EPYC (2 cores, load 1.69)"."""
+    return f"{row['cpu']} ({int(row['cores'])} cores, load {float(row['load']):.2f})"
 
 
 def tables(root: Path | None = None) -> str:

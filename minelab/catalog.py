@@ -164,8 +164,8 @@ def deal_table() -> str:
         return "No deal speed is saved yet: run `minelab bench deal --save`."
     first = df.iloc[0]
     lines = [f"Measured by `minelab bench deal --seconds {first['seconds_per_measurement']:g}` on one core, from "
-             f"the zero start's first cell, on {first['cpu']} ({int(first['cores'])} cores, load "
-             f"{float(first['load']):.2f}):", "", "| level | first click | boards kept | boards/s |",
+             f"the zero start's first cell, on {benchdata.machine_text(first)}:", "",
+             "| level | first click | boards kept | boards/s |",
              "|---|---|---:|---:|"]
     for row in df.itertuples(index=False):
         click = re.search(r"first click (\(\d+, \d+\))", str(row.what))
