@@ -24,13 +24,14 @@ from .atomic import atomic_write
 from .paths import project_dir
 
 #: every `minelab bench WHAT`, in the order the docs show them
-WHATS = ("engine", "agents", "bandit", "csp", "rl", "uct", "samples", "learned", "viewer", "deal")
+WHATS = ("engine", "agents", "bandit", "csp", "rl", "uct", "samples", "learned", "viewer", "deal", "reproduce")
 #: the columns saved with every row: where and on what code it was measured
 MACHINE_FIELDS = ("cpu", "cores", "load", "python", "numba", "source", "measured_utc", "seconds_per_measurement")
 #: each row's headline figure: (column, unit), the first the row has
 FIGURES = (("milliseconds_per_move", "ms a move (median)"), ("microseconds_per_position", "µs a position"),
            ("samples_per_second", "samples/s"), ("simulations_per_second", "simulations/s"),
-           ("steps_per_second", "steps/s"), ("boards_per_second", "boards/s"), ("games_per_second", "games/s"))
+           ("steps_per_second", "steps/s"), ("boards_per_second", "boards/s"), ("games_per_second", "games/s"),
+           ("seconds", "s"))
 
 
 def bench_dir(root: Path | None = None) -> Path:
@@ -49,8 +50,9 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine() or "unknown"
 
 
-def machine(seconds: float) -> dict:
-    """The MACHINE_FIELDS of a run saved now, with `seconds` per measurement."""
+def machine(seconds: float | None) -> dict:
+    """The MACHINE_FIELDS of a run saved now, with `seconds` per measurement (None: a run
+    whose rows are not timed for a set time, such as `bench reproduce`)."""
     import numba
 
     return {"cpu": cpu_model(), "cores": os.cpu_count(), "load": round(os.getloadavg()[0], 2),
@@ -59,7 +61,7 @@ def machine(seconds: float) -> dict:
             "seconds_per_measurement": seconds}
 
 
-def save(what: str, rows: list[dict], seconds: float, root: Path | None = None) -> Path:
+def save(what: str, rows: list[dict], seconds: float | None, root: Path | None = None) -> Path:
     """Write `rows` (one `minelab bench what` run) with the machine fields to
     data/bench/<what>.csv, replacing the file atomically; its path."""
     if what not in WHATS:
@@ -116,8 +118,10 @@ def table(df: pd.DataFrame) -> str:
         lines.append(f"| {_label(row)} | {level} | {value} | {unit} |")
     first = df.iloc[0]
     lines.append("")
+    each = first.get("seconds_per_measurement")
+    each = f", {float(each):g} s a measurement" if pd.notna(each) else ""
     lines.append(f"Measured on {machine_text(first)}, Python {first['python']}, numba {first['numba']}, minelab "
-                 f"source `{first['source']}`, {first['seconds_per_measurement']:g} s a measurement.")
+                 f"source `{first['source']}`{each}.")
     return "\n".join(lines)
 
 

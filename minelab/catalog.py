@@ -1,11 +1,11 @@
 """The generated tables of the README, docs/agents.md, docs/benchmarks.md and docs/index.md:
 every registered agent, every paper's notebooks, every agent's parameters, the saved speed
-figures, the no-guess deal's speed.
+figures, the no-guess deal's speed, the notebooks' run times and peak memory.
 
 `agents_table()` reads the agent registry (minelab.agents); `papers_table()` reads
 data/published/items.csv (minelab.report.load_items); `parameters_table()` reads each
-family's parameter spec (`Params`, minelab.agents.spec); `bench_tables()` and
-`deal_table()` read data/bench/*.csv (`minelab bench WHAT --save`, minelab.benchdata).
+family's parameter spec (`Params`, minelab.agents.spec); `bench_tables()`, `deal_table()`
+and `reproduce_table()` read data/bench/*.csv (`minelab bench WHAT --save`, minelab.benchdata).
 Each file holds its tables between marker comments, and
 
     python -m minelab.catalog --write      # or: make docs
@@ -174,9 +174,37 @@ def deal_table() -> str:
     return "\n".join(lines)
 
 
+def _a(word: str) -> str:
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
+def reproduce_table(root: Path | None = None) -> str:
+    """The README's run times and peak memory: the saved `minelab bench reproduce` run
+    (data/bench/reproduce.csv of `root`, default this checkout), one row per notebook, then
+    what it was run on and with which caches."""
+    df = benchdata.load("reproduce", root if root is not None else README.parent)
+    if df is None or not len(df):
+        return "No run is saved yet: run `minelab bench reproduce --save`."
+    first = df.iloc[0]
+    fresh = first["results_cache"] == "empty" and first["numba_cache"] == "empty"
+    lines = [f"| notebook ({first['profile']}{', every task computed' if fresh else ''}) | time | largest process "
+             f"| all processes |", "|---|---:|---:|---:|"]
+    for row in df.itertuples(index=False):
+        lines.append(f"| {row.what} | {float(row.seconds):,.0f} s | {float(row.largest_process_gib):.1f} GB "
+                     f"| {float(row.all_processes_gib):.1f} GB |")
+    caches = ("an empty results cache and an empty numba cache, so each row includes computing every task and "
+              "compiling the kernels its notebook is the first in this order to use" if fresh else
+              f"{_a(first['results_cache'])} results cache and {_a(first['numba_cache'])} numba cache")
+    total = float(df["seconds"].sum())
+    lines += ["", f"(`minelab bench reproduce --profile {first['profile']} --save`, {total:,.0f} s in all, on "
+              f"{benchdata.machine_text(first)}, minelab source `{first['source']}`, with {caches}. "
+              f"GB are GiB.)"]
+    return "\n".join(lines)
+
+
 TABLES = {"agents-table": agents_table, "papers-table": papers_table, "parameters-table": parameters_table,
-          "bench-tables": bench_tables, "deal-table": deal_table}
-SECTIONS = {README: ("agents-table", "papers-table"), AGENTS_DOC: ("parameters-table",),
+          "bench-tables": bench_tables, "deal-table": deal_table, "reproduce-table": reproduce_table}
+SECTIONS = {README: ("reproduce-table", "agents-table", "papers-table"), AGENTS_DOC: ("parameters-table",),
             BENCH_DOC: ("bench-tables",), INDEX_DOC: ("deal-table",)}
 
 

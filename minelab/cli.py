@@ -3,6 +3,7 @@
     minelab play AGENT LEVEL --games N --seed S [--json]
     minelab analyse FILE [--top N] [--seed S] [--json]     (FILE: a position, or - for stdin)
     minelab bench engine|agents|bandit|csp|rl|uct|samples|learned|viewer|deal [--json] [--save] [--seconds T]
+    minelab bench reproduce [--profile P] [--save]
                   [--train-games N]
     minelab reproduce [--profile smoke|quick|paper] [--only NAME] [--scheduler ADDR]
 """
@@ -79,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="measure throughput (games/s on one core)")
     b.add_argument("what", choices=("engine", "agents", "bandit", "csp", "rl", "uct", "samples", "learned", "viewer",
-                                    "deal"),
+                                    "deal", "reproduce"),
                    help="engine: oracle play per level (the floor under every agent); agents: each agent on 9x9x10; "
                         "bandit: greedy MAB training on 8x8x10 (first games, and after --train-games) "
                         "and the trained agent's test play on expert; csp: the exact-probability kernel per "
@@ -96,11 +97,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "probability overlay off and on) on 8x8x10 and 16x30x99, milliseconds a move (the page's "
                         "side: tests/test_browser.py); "
                         "deal: the no-guess rule's deal on the four standard levels, boards dealt per second and the "
-                        "share of the boards tried that deduction wins")
+                        "share of the boards tried that deduction wins; reproduce: `minelab reproduce --profile "
+                        "PROFILE`, each notebook's time and peak memory, and whether the results and numba caches "
+                        "were empty at the start (the README's table: from a fresh checkout, both empty)")
     b.add_argument("--train-games", type=_positive_int, default=None,
                    help="bandit / rl: training games before the trained-rate measurements "
                         "(default 100000 for bandit, 10000000 for rl)")
     b.add_argument("--seconds", type=_positive_float, default=2.0, help="time per measurement (default 2)")
+    b.add_argument("--profile", choices=("smoke", "quick", "paper"), default="quick",
+                   help="reproduce: the profile the notebooks run at (default quick)")
     b.add_argument("--json", action="store_true", help="print JSON rows (one per line)")
     b.add_argument("--save", action="store_true",
                    help="also write the rows, with the machine they were measured on, to data/bench/WHAT.csv of "
@@ -568,8 +573,31 @@ def bench_deal(seconds: float):
                "boards_tried_per_second": tried / elapsed}
 
 
+def bench_reproduce(profile: str) -> list[dict]:
+    """`minelab reproduce` at `profile`, one row per notebook (reproduce.run's record), each
+    with the state of the caches when the run began: `results_cache` "empty" when the
+    sweep's result cache held no result, `numba_cache` "empty" when this source version's
+    numba cache held no kernel (so the times include computing every task and compiling)."""
+    from pathlib import Path
+
+    import numba
+
+    from . import paths, reproduce
+
+    def empty(folder: Path, pattern: str) -> str:
+        return "warm" if folder.is_dir() and any(folder.rglob(pattern)) else "empty"
+
+    kernels = Path(numba.config.CACHE_DIR) if numba.config.CACHE_DIR else Path(__file__).resolve().parent
+    caches = {"results_cache": empty(paths.results_root(), "*.parquet"), "numba_cache": empty(kernels, "*.nbi")}
+    rows: list[dict] = []
+    reproduce.run(profile=profile, record=rows)
+    return [{"bench": "reproduce", "what": r["notebook"], **r, **caches} for r in rows]
+
+
 def cmd_bench(args) -> int:
-    if args.what == "bandit":
+    if args.what == "reproduce":
+        rows = bench_reproduce(args.profile)
+    elif args.what == "bandit":
         rows = bench_bandit(args.seconds, args.train_games or 100_000)
     elif args.what == "rl":
         rows = bench_rl(args.seconds, args.train_games or 10_000_000)
@@ -600,6 +628,10 @@ def cmd_bench(args) -> int:
                       f"{row['milliseconds_per_move']:>10.2f} ms a move, median "
                       f"(90% under {row['milliseconds_p90']:.2f} ms; {row['moves']} moves)", flush=True)
                 continue
+            if "largest_process_gib" in row:
+                print(f"{args.what:7s} {row['what']:55s} {row['seconds']:>10,.1f} s, largest process "
+                      f"{row['largest_process_gib']:.1f} GB, all {row['all_processes_gib']:.1f} GB", flush=True)
+                continue
             if "boards_per_second" in row:
                 print(f"{args.what:7s} {row['what'] + ', ' + row['level']:55s} {row['boards_per_second']:>14,.0f} "
                       f"boards/s ({row['boards']:,} boards of {row['boards_tried']:,} tried, "
@@ -627,7 +659,7 @@ def cmd_bench(args) -> int:
     if args.save:
         from .benchdata import save
 
-        path = save(args.what, saved, seconds=args.seconds)
+        path = save(args.what, saved, seconds=None if args.what == "reproduce" else args.seconds)
         print(f"saved {len(saved)} rows to {path}", file=sys.stderr)
     return 0
 

@@ -39,6 +39,7 @@ from .profiles import PROFILES
 from .report import build_report
 
 _PRIVATE_KERNEL = "minelab-reproduce"
+GIB = 1024 ** 3  # the "GB" the run prints
 # The kernel's own log is not the run's output: its start-up notices ("running over TCP
 # without encryption": the kernel is local, on the loopback interface) and the interrupt
 # jupyter_client sends a kernel slow to shut down ("KeyboardInterrupt caught in kernel").
@@ -177,9 +178,8 @@ class PeakMemory:
         self._thread.join()
 
     def text(self) -> str:
-        gb = 1024 ** 3
-        return (f"peak memory {self.process / gb:.1f} GB in one process ({self.which or 'none'}), "
-                f"{self.total / gb:.1f} GB in all")
+        return (f"peak memory {self.process / GIB:.1f} GB in one process ({self.which or 'none'}), "
+                f"{self.total / GIB:.1f} GB in all")
 
 
 @contextlib.contextmanager
@@ -200,12 +200,15 @@ def _project_env():
 
 def run(profile: str = "quick", only=None, scheduler: str | None = None, seed: int = 0,
         notebooks_dir: str | os.PathLike | None = None, build_dir: str | os.PathLike | None = None,
-        kernel_name: str | None = None) -> list[Path]:
+        kernel_name: str | None = None, record: list | None = None) -> list[Path]:
     """Execute the notebooks with papermill, then rebuild figures/REPORT.md.
 
     profile: smoke | quick | paper. only: a notebook stem (or list of stems) to run
     instead of all. scheduler: a dask scheduler address passed to the notebooks (None:
-    local processes). Returns the executed copies (build/<stem>.ipynb), in run order.
+    local processes). record: a list that gets one dict per finished notebook (notebook,
+    profile, seconds, largest_process_gib, largest_process, all_processes_gib: what the
+    printed line says; `minelab bench reproduce` saves them). Returns the executed copies
+    (build/<stem>.ipynb), in run order.
     A failing notebook stops the run with RuntimeError("notebook <stem> failed in cell
     <n>: <ename>: <evalue>"); its partly executed copy stays in build/.
     """
@@ -248,7 +251,13 @@ def run(profile: str = "quick", only=None, scheduler: str | None = None, seed: i
             except BaseException:
                 print(f"aborted after {time.perf_counter() - start:.1f} s", flush=True)
                 raise
-            print(f"done in {time.perf_counter() - start:.1f} s, {peak.text()}", flush=True)
+            seconds = time.perf_counter() - start
+            print(f"done in {seconds:.1f} s, {peak.text()}", flush=True)
+            if record is not None:
+                record.append({"notebook": nb.stem, "profile": profile, "seconds": round(seconds, 1),
+                               "largest_process_gib": round(peak.process / GIB, 2),
+                               "largest_process": peak.which or "none",
+                               "all_processes_gib": round(peak.total / GIB, 2)})
             executed.append(target)
     report = build_report()
     print(f"report: {report}", flush=True)

@@ -212,3 +212,47 @@ def test_bench_uct_times_each_option_in_turn_with_oh(monkeypatch):
     expected = [call for level in cli.UCT_OPTION_LEVELS for option in OPTIONS
                 for call in [("oh", level, None), ("oh", level, option)] * cli.SHARE_ROUNDS]
     assert calls[len(cli.UCT_BENCH):] == expected
+
+
+def test_bench_reproduce_saves_each_notebooks_time_memory_and_caches(capsys, tmp_path, monkeypatch):
+    """`minelab bench reproduce --save` runs the notebooks and keeps what each one's printed
+    line says, with the caches' state at the start; the README's table is made from it."""
+    import nbformat
+
+    from minelab import benchdata, catalog, reproduce
+
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell('profile = "quick"\nseed = 0\nscheduler = None',
+                                          metadata={"tags": ["parameters"]}),
+                nbformat.v4.new_code_cell("import time\nblock = b'x' * (200 * 2**20)\ntime.sleep(1.5)")]  # 200 MiB
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, folder / "tiny.ipynb")
+    real = reproduce.run
+    monkeypatch.setattr(reproduce, "run", lambda **kw: real(**kw, notebooks_dir=folder, build_dir=tmp_path / "build"))
+    monkeypatch.setenv("MINELAB_PROJECT", str(tmp_path))
+    monkeypatch.setenv("MINELAB_RESULTS", str(tmp_path / "results"))
+    assert main(["bench", "reproduce", "--profile", "smoke", "--save"]) == 0
+    df = benchdata.load("reproduce", tmp_path)
+    row = df.iloc[0]
+    assert list(df["what"]) == ["tiny"] and row["profile"] == "smoke" and row["seconds"] > 0
+    assert row["largest_process"] == "kernel" and row["largest_process_gib"] >= 0.19
+    assert row["all_processes_gib"] >= 0.15 and row["results_cache"] == "empty"
+    assert row["numba_cache"] in ("empty", "warm") and pd.isna(row["seconds_per_measurement"])
+    assert "| tiny |" in catalog.reproduce_table(tmp_path) and "| tiny |" in benchdata.tables(tmp_path)
+    assert "a measurement" not in benchdata.tables(tmp_path)  # not timed for a set time
+
+
+@pytest.mark.parametrize("caches, says", [(("empty", "empty"), "every task computed"),
+                                          (("warm", "empty"), "a warm results cache and an empty numba cache")])
+def test_the_readme_run_table_says_which_caches_it_ran_with(tmp_path, caches, says):
+    from minelab import benchdata, catalog
+
+    rows = [{"bench": "reproduce", "what": name, "notebook": name, "profile": "quick", "seconds": s,
+             "largest_process_gib": 1.04, "largest_process": "worker", "all_processes_gib": 1.5,
+             "results_cache": caches[0], "numba_cache": caches[1]} for name, s in (("a", 100.4), ("b", 20.0))]
+    benchdata.save("reproduce", rows, None, tmp_path)
+    text = catalog.reproduce_table(tmp_path)
+    assert "| a | 100 s | 1.0 GB | 1.5 GB |" in text and "120 s in all" in text and says in text
+    assert catalog.reproduce_table(tmp_path / "nowhere").startswith("No run is saved yet")
