@@ -3,8 +3,8 @@
     minelab play AGENT LEVEL --games N --seed S [--json]
     minelab analyse FILE [--top N] [--seed S] [--json]     (FILE: a position, or - for stdin)
     minelab bench engine|agents|bandit|csp|rl|uct|samples|learned|viewer|deal [--json] [--save] [--seconds T]
-    minelab bench reproduce [--profile P] [--save]
                   [--train-games N]
+    minelab bench reproduce [--profile P] [--save]
     minelab reproduce [--profile smoke|quick|paper] [--only NAME] [--scheduler ADDR]
 """
 from __future__ import annotations
