@@ -261,16 +261,47 @@ def save_figure(fig, paper: str, name: str) -> Path:
                          mode="wb")
 
 
+#: Significant digits every float of a result table and measured row is written with. Twelve
+#: keep every measured number exact far below its interval, and drop the last bits that
+#: another numpy or pandas (another summation order) changes, so a rerun writes the same bytes.
+FLOAT_DIGITS = 12
+
+
+def stable_float(value):
+    """`value` rounded to FLOAT_DIGITS significant digits if it is a finite float, else unchanged.
+
+        >>> stable_float(1958.6298292427286) == stable_float(1958.6298292427282) == 1958.62982924
+        True
+    """
+    if isinstance(value, (float, np.floating)) and math.isfinite(value):
+        return float(f"{float(value):.{FLOAT_DIGITS}g}")
+    return value
+
+
+def stable_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy of `df` whose floats (float columns, and floats inside object columns) are
+    rounded by `stable_float`; other values untouched."""
+    out = df.copy()
+    for col in out.columns:
+        series = out[col]
+        if pd.api.types.is_float_dtype(series.dtype):
+            out[col] = series.map(stable_float).astype(series.dtype)
+        elif series.dtype == object:
+            out[col] = series.map(stable_float)
+    return out
+
+
 def save_table(df: pd.DataFrame, paper: str, name: str) -> tuple[Path, Path]:
     """Save a DataFrame as figures/<paper>/<name>.csv and <name>.md (a pipe table); return both
-    paths. Notebooks save through `publish`; this is its building block.
+    paths. Floats are written to FLOAT_DIGITS significant digits (`stable_frame`). Notebooks
+    save through `publish`; this is its building block.
 
         csv_path, md_path = save_table(df, "buffet2012", "table1_layout")
     """
     if not isinstance(df, pd.DataFrame):
         raise ValueError(f"save_table needs a pandas DataFrame, got {type(df).__name__}")
     name = _check_name(name)
-    out = df if isinstance(df.index, pd.RangeIndex) and df.index.name is None else df.reset_index()
+    out = stable_frame(df if isinstance(df.index, pd.RangeIndex) and df.index.name is None else df.reset_index())
     folder = figures_dir(paper)
     csv_path = _atomic_write(folder / f"{name}.csv", lambda fh: out.to_csv(fh, index=False))
     md_path = _write_text(folder / f"{name}.md", markdown_table(out) + "\n")
@@ -421,11 +452,11 @@ def _normalize_measured(rows) -> pd.DataFrame:
         item, quantity = _as_text(rec["item"]).strip(), _as_text(rec["quantity"]).strip()
         if not item or not quantity:
             raise ValueError(f"measured row {i}: item and quantity must be non-empty strings")
-        value = _as_float(rec["value"], f"measured row {i} ({item}, {quantity}): value")
+        value = stable_float(_as_float(rec["value"], f"measured row {i} ({item}, {quantity}): value"))
         if math.isnan(value):
             raise ValueError(f"measured row {i} ({item}, {quantity}): value is missing")
-        lo = _as_float(rec.get("ci_low"), f"measured row {i} ({item}, {quantity}): ci_low")
-        hi = _as_float(rec.get("ci_high"), f"measured row {i} ({item}, {quantity}): ci_high")
+        lo = stable_float(_as_float(rec.get("ci_low"), f"measured row {i} ({item}, {quantity}): ci_low"))
+        hi = stable_float(_as_float(rec.get("ci_high"), f"measured row {i} ({item}, {quantity}): ci_high"))
         if not math.isnan(lo) and not math.isnan(hi) and lo > hi:
             raise ValueError(f"measured row {i} ({item}, {quantity}): ci_low {lo} > ci_high {hi}")
         games = _as_games(rec.get("games"), f"measured row {i} ({item}, {quantity}): games")

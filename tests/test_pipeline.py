@@ -117,6 +117,24 @@ def test_save_table_csv_and_markdown(figs):
     assert leftovers(figs) == []
 
 
+def test_tables_and_measured_rows_ignore_the_last_bits_of_a_float(figs):
+    """A rerun whose floats differ only in their last bits (another numpy's summation order)
+    writes the same bytes; a difference in the twelfth significant digit still shows."""
+    def write(x):
+        df = pd.DataFrame({"k": [1, 2], "expected": [x, 0.1 + 0.2], "mixed": [x, "text"]})
+        csv_path, md_path = report.save_table(df, "antimatroid2012", "t")
+        measured = report.record_measured("antimatroid2012", {"item": "i", "quantity": "q", "value": x,
+                                                              "ci_low": x / 2, "ci_high": x * 2},
+                                          notebook="a.ipynb", profile="smoke")
+        return [p.read_bytes() for p in (csv_path, md_path, measured)]
+
+    first = write(1958.6298292427282)
+    assert write(1958.6298292427286) == first
+    assert first[0] == b"k,expected,mixed\n1,1958.62982924,1958.62982924\n2,0.3,text\n"
+    assert write(1958.6298293427282)[0] != first[0]
+    assert report.stable_float("0.1") == "0.1" and math.isnan(report.stable_float(math.nan))
+
+
 # --------------------------------------------------------------------------- measured numbers
 
 def test_record_measured_merges_on_item_quantity_profile(figs):
