@@ -16,6 +16,8 @@ import statistics
 import sys
 import time
 
+from .profiles import PROFILES
+
 BENCH_LEVELS = ("8x8x10", "9x9x10", "16x16x40", "16x30x99")
 BENCH_AGENTS = ("random", "marginal", "oracle")
 
@@ -104,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="bandit / rl: training games before the trained-rate measurements "
                         "(default 100000 for bandit, 10000000 for rl)")
     b.add_argument("--seconds", type=_positive_float, default=2.0, help="time per measurement (default 2)")
-    b.add_argument("--profile", choices=("smoke", "quick", "paper"), default="quick",
+    b.add_argument("--profile", choices=PROFILES, default="quick",
                    help="reproduce: the profile the notebooks run at (default quick)")
     b.add_argument("--json", action="store_true", help="print JSON rows (one per line)")
     b.add_argument("--save", action="store_true",
@@ -117,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     exact.add_arguments(sub.add_parser("optimal", help="the exact optimal win probability of a small level"))
 
     r = sub.add_parser("reproduce", help="execute the notebooks with papermill and rebuild figures/REPORT.md")
-    r.add_argument("--profile", choices=("smoke", "quick", "paper"), default="quick")
+    r.add_argument("--profile", choices=PROFILES, default="quick")
     r.add_argument("--only", action="append", help="notebook stem to run (repeatable)")
     r.add_argument("--scheduler", default=None, help="dask scheduler address, e.g. tcp://host:8786")
     r.add_argument("--seed", type=_seed, default=0)
