@@ -6,8 +6,11 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# pytest-xdist processes of make test (the notebooks' own sweeps start two workers each)
+# pytest-xdist processes of make test (the notebooks' own sweeps start two workers each).
+# XDIST hands each worker one test at a time (--maxschedchunk 1): the notebook runs, last in
+# collection order, then go to whichever worker is free instead of queueing on one of them.
 TEST_WORKERS ?= 2
+XDIST = -n $(TEST_WORKERS) --maxschedchunk 1
 
 .PHONY: reproduce smoke test test-fast lint playthroughs docs lab browser-test bench clean distclean venv
 
@@ -26,10 +29,10 @@ smoke: $(STAMP)
 	$(BIN)/minelab reproduce --profile smoke
 
 test: lint
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --durations=30
+	$(BIN)/python -m pytest -q $(XDIST) --durations=30
 
 test-fast: lint
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) -m "not slow"
+	$(BIN)/python -m pytest -q $(XDIST) -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
