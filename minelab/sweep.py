@@ -65,6 +65,7 @@ from tqdm.auto import tqdm
 from . import paths, provenance
 from ._version import __version__
 from .agents import behaviour_digests
+from .agents.base import params_are_values
 from .atomic import atomic_write
 from .engine import new_deal_work
 from .levels import Level
@@ -460,8 +461,9 @@ def _deal_kind(level: str) -> str:
 def compile_key(task) -> str:
     """What decides the numba kernels a task compiles: the task with every number replaced
     by its type and every level string by the type of its deal scratch (board sizes,
-    seeds and the safe / opening rules are values to the kernels, not types). Tasks of
-    one key compile the same kernels."""
+    seeds and the safe / opening rules are values to the kernels, not types), without the
+    agent's parameters when its family declares them values (`Agent.params_are_values`:
+    best's variants compile one set of kernels). Tasks of one key compile the same kernels."""
     def shape(v):
         if isinstance(v, Mapping):
             return {k: shape(x) for k, x in v.items()}
@@ -474,6 +476,8 @@ def compile_key(task) -> str:
         if isinstance(v, str) and _LEVEL_STRING.match(v):
             return _deal_kind(v)
         return v
+    if isinstance(task, Mapping) and isinstance(task.get("agent"), str) and params_are_values(task["agent"]):
+        task = {k: v for k, v in task.items() if k != "agent_params"}
     return json.dumps(shape(task), sort_keys=True, default=str)
 
 

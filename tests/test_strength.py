@@ -5,6 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+import minelab as ml
+from minelab.agents.base import params_are_values
 from minelab.studies import strength as S
 from minelab.sweep import derive_seed
 
@@ -191,3 +193,19 @@ def test_optimum_regret_adds_up_to_the_gap_to_the_optimum():
     assert d.loc["endgame", "guesses"] > 0 and d.loc["endgame", "regret_points"] == 0
     with pytest.raises(ValueError, match="at most 64 cells"):
         S.optimum_regret("9x9x10", 10)
+
+
+def test_best_variants_share_the_types_of_its_kernels():
+    """best declares its parameters values (`params_are_values`), so the sweep runs its
+    variants as tasks of one compile key: every variant the studies play must give the
+    batch loop a state of the same numba type as the defaults."""
+    import numba
+
+    sets = [p for table in (S.ABLATIONS, S.OPTIONS, S.CHECK_OPTIONS) for p in table.values()]
+    sets += [undo for _, undo in S.CHANGES.values()]
+    sets += [{"first_click": [7, 15]}, {"memo_revealed": 0}, {"endgame_prune": True}]
+    default = numba.typeof(ml.make_agent("best").batch_state(16, 30, 99))
+    for params in sets:
+        got = numba.typeof(ml.make_agent("best", **params).batch_state(16, 30, 99))
+        assert got == default, f"best with {params} gives its kernels other types"
+    assert params_are_values("best") and not params_are_values("uct") and not params_are_values("no such agent")

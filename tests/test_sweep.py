@@ -337,6 +337,10 @@ def test_compile_key_ignores_values_but_not_rules_or_agents():
     assert key(t) == key({**t, "agent_params": {"alpha": 0.5}, "schedule": [["16x16x40", 99]], "seed": 2})
     assert key(t) != key({**t, "schedule": [["8x8x10:no-guess", 10]]})
     assert "9x9x100" in key({**a, "level": "9x9x100"})  # no valid level: kept as it is, the task reports it
+    b = {"kind": "play", "agent": "best", "level": "9x9x10", "n_games": 100, "seed": 3}
+    assert key(b) == key({**b, "agent_params": {"endgame_layouts": 0, "tie_order": "corners"}})  # values to best
+    u = {"kind": "play", "agent": "uct", "level": "9x9x10", "n_games": 100, "seed": 3}
+    assert key(u) != key({**u, "agent_params": {"rave": 1000.0}})  # uct's options may change its types
 
 
 def test_compile_first_puts_one_task_of_each_key_first_in_order():

@@ -29,6 +29,13 @@ def register(cls):
     return cls
 
 
+def params_are_values(name: str) -> bool:
+    """Whether the registered family `name` declares that its parameters never change its
+    kernels' types (`Agent.params_are_values`); False for a name not registered."""
+    cls = _REGISTRY.get(name)
+    return bool(cls is not None and cls.params_are_values)
+
+
 def list_agents() -> list[str]:
     """The names of every registered agent, sorted.
 
@@ -107,6 +114,11 @@ class Agent:
     cheat = False  # True only for the labelled oracle: reads hidden mines during play
     learns = False  # True when the agent keeps learning across the games it plays
     extra_fields: tuple[str, ...] = ()  # per-game columns the agent's batch kernel adds to the records
+    # True when no parameter changes the numba types of the agent's kernels (each is a value
+    # they read at run time): tasks that differ only in its parameters compile the same
+    # kernels (minelab.sweep.compile_key). A family that sets it has a test comparing the
+    # types of its batch state across its parameters.
+    params_are_values = False
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)

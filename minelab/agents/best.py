@@ -2103,6 +2103,7 @@ class BestAgent(CSPAgent):
     name = "best"
     Params = BestParams
     extra_fields = BEST_EXTRA
+    params_are_values = True  # every setting reaches the kernels as a number in BestSettings
 
     def __init__(self, seed=None, **params):
         """Parameters: `BestParams` (see the module docstring)."""
@@ -2230,12 +2231,16 @@ class BestAgent(CSPAgent):
         return (f"{said}; its two-step score (survive this guess and the next, progress counting as survival), "
                 f"{num(score)}, is the best of the cells looked at one step ahead")
 
+    def batch_state(self, rows: int, cols: int, mines: int) -> BestBatch:
+        """The batch loop's state for rows x cols boards with `mines` mines."""
+        cells = rows * cols
+        return BestBatch(self.state(cells, mines), self.buffers(cells, mines), self.settings(rows, cols),
+                         np.zeros(len(BEST_EXTRA), np.int64))
+
     def play_batch(self, gs, n_games, deal_rng, out):
         """Play n_games games on gs in one kernel call, records into out."""
         spec = gs.spec
-        cells, mines = int(spec[SP_ROWS] * spec[SP_COLS]), int(spec[SP_MINES])
-        state = BestBatch(self.state(cells, mines), self.buffers(cells, mines),
-                          self.settings(int(spec[SP_ROWS]), int(spec[SP_COLS])), np.zeros(len(BEST_EXTRA), np.int64))
+        state = self.batch_state(int(spec[SP_ROWS]), int(spec[SP_COLS]), int(spec[SP_MINES]))
         play_games(gs, n_games, deal_rng, self.rng, state, out)
 
 
