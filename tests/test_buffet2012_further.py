@@ -52,6 +52,9 @@ def test_pooled_rows_count_every_deal_once_and_select_the_second_stage():
     assert F.clearly_negative(pooled) == ["pairing"]
     tie = pd.concat([_frame("4x4x4", [1, 0] * 10, [0, 1] * 10)], ignore_index=True)
     assert F.clearly_negative(F.pooled_rows(tie)) == []  # a difference of 0: it plays the second stage
+    assert F.clearly_positive(pooled) == [] and F.clearly_positive(F.pooled_rows(tie)) == []
+    better = pd.concat([_frame("4x4x4", [0, 1, 1, 0] * 10, [1, 1, 1, 0] * 10)], ignore_index=True)
+    assert F.clearly_positive(F.pooled_rows(better)) == ["pairing"] and F.clearly_negative(F.pooled_rows(better)) == []
 
 
 @pytest.mark.parametrize("kw, says", [

@@ -43,6 +43,13 @@ deals (every deal of the six formats counted once; with as many deals in each fo
 mean of the six differences), and "clearly negative" is a 95% t-interval of that pooled
 difference wholly below 0. The pooled rows are in the table (stage "pooled"), so the
 selection can be checked against them.
+
+An option that beats OH beyond its interval would join the leaderboard; "beats" is read on
+the same single difference per option: an option beats OH when its pooled first-stage
+difference has a 95% t-interval wholly above 0 (`clearly_positive`). A second-stage row
+wholly above 0 alone is not taken as such: the second stage makes up to 32 comparisons (8
+options x 4 levels), of which about 1.6 would lie above 0 at 95% by chance with no effect
+at all; those rows are shown, not acted on.
 """
 from __future__ import annotations
 
@@ -208,6 +215,12 @@ def clearly_negative(pooled: pd.DataFrame) -> list[str]:
     return [r["option"] for r in pooled.to_dict("records") if r["ci_high"] < 0]
 
 
+def clearly_positive(pooled: pd.DataFrame) -> list[str]:
+    """The options whose pooled difference has its 95% interval wholly above 0: the
+    options that beat OH as published (see the module docstring)."""
+    return [r["option"] for r in pooled.to_dict("records") if r["ci_low"] > 0]
+
+
 def _panel(ax, part: pd.DataFrame, title: str) -> None:
     """One format's differences (option - OH), each with its 95% interval, zero marked."""
     y = range(len(part))
@@ -273,4 +286,5 @@ def table_further_work(further_games: int = SIZES["quick"]["further_games"],
 
 
 __all__ = ["OPTIONS", "FORMATS", "LEVELS", "SIZES", "STAGES", "BASE", "COLUMNS", "play_further", "second_plan",
-           "play_second", "paired_rows", "pooled_rows", "clearly_negative", "table_further_work", "NOTEBOOK", "PAPER"]
+           "play_second", "paired_rows", "pooled_rows", "clearly_negative", "clearly_positive", "table_further_work",
+           "NOTEBOOK", "PAPER"]
