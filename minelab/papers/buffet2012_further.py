@@ -46,10 +46,10 @@ selection can be checked against them.
 
 An option that beats OH beyond its interval would join the leaderboard; "beats" is read on
 the same single difference per option: an option beats OH when its pooled first-stage
-difference has a 95% t-interval wholly above 0 (`clearly_positive`). A second-stage row
-wholly above 0 alone is not taken as such: the second stage makes up to 32 comparisons (8
-options x 4 levels), of which about 1.6 would lie above 0 at 95% by chance with no effect
-at all; those rows are shown, not acted on.
+difference has a 95% t-interval wholly above 0 (`clearly_positive`). One format's or one
+level's row wholly above 0 is not taken as such: the table holds up to 80 of those rows (8
+options x 10 formats and levels), and with no effect at all about 2 of them (2.5% each)
+would lie wholly above 0 by chance; they are shown, not acted on.
 """
 from __future__ import annotations
 
