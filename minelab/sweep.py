@@ -31,6 +31,13 @@ change of play). A file whose stamp differs from today's is recomputed
 (`StaleResultWarning`), and `load_results` treats it as missing. Every file records
 the minelab version that wrote it too (provenance only).
 
+Why a long task can stop and go on: a task that runs for hours (a learner's training
+run) may keep a checkpoint of where it is (`task_checkpoint()`: a file beside its result,
+`<key>.checkpoint.npz`, tagged with the task's key and code stamp). A rerun of the
+interrupted task, by any executor, goes on from it; the checkpoint is deleted once the
+result is written, and one made by other code or for another task is never read. The
+task decides what goes into it and must give the same result resumed as uninterrupted.
+
 Why results are bitwise identical on every executor: a task's result depends only on
 its params (the seed is one of them; workers share no state), and the frame handed
 back is always the one read from the parquet file, whether the task ran just now, in
@@ -39,6 +46,7 @@ another process, on a dask cluster, or in last week's run.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextvars
 import copy
 import functools
 import hashlib
@@ -73,7 +81,8 @@ from .levels import Level
 __all__ = [
     "task_kind", "list_task_kinds", "task_key", "result_path", "default_results_dir",
     "validate_tasks", "run_sweep", "load_results", "task_rows", "grid", "derive_seed",
-    "code_stamp", "kind_revisions", "TaskError", "MissingResultsError", "CorruptResultWarning", "StaleResultWarning",
+    "code_stamp", "kind_revisions", "task_checkpoint", "Checkpoint", "TaskError", "MissingResultsError",
+    "CorruptResultWarning", "StaleResultWarning",
 ]
 
 RESULTS_ENV = paths.RESULTS_ENV
@@ -408,6 +417,23 @@ def _result_columns_clash(task: dict, frame: pd.DataFrame) -> None:
         raise ValueError(f"the result frame has columns named like task params: {', '.join(clash)}")
 
 
+class Checkpoint(NamedTuple):
+    """Where the task running now may keep its checkpoint (`task_checkpoint`)."""
+
+    path: Path  # <results_dir>/<kind>/<key>.checkpoint.npz, beside the result
+    tag: str  # the task's key and code stamp: a checkpoint that does not carry it is not this task's
+
+
+_CHECKPOINT: contextvars.ContextVar = contextvars.ContextVar("minelab_checkpoint", default=None)
+
+
+def task_checkpoint() -> Checkpoint | None:
+    """The checkpoint place of the task the sweep is running now, None outside a sweep.
+    The task writes its file atomically with the tag inside and reads it back only when
+    the tag matches; the sweep deletes it once the task's result is written."""
+    return _CHECKPOINT.get()
+
+
 def _execute(task: dict, results_dir: str) -> str:
     """Run one task and save its result; return the file's path. Runs in the worker.
 
@@ -415,9 +441,16 @@ def _execute(task: dict, results_dir: str) -> str:
     are never pickled, so any worker that can import minelab can run any task.
     """
     fn = _lookup_kind(task).fn
+    path = result_path(task, results_dir)
+    checkpoint = Checkpoint(path.with_name(f"{task_key(task)}.checkpoint.npz"),
+                            f"{task_key(task)} {_canonical(code_stamp(task))}")
     start = time.perf_counter()
-    # A copy: a task function that edits its params must not change the caller's task.
-    frame = fn(copy.deepcopy(task))
+    token = _CHECKPOINT.set(checkpoint)
+    try:
+        # A copy: a task function that edits its params must not change the caller's task.
+        frame = fn(copy.deepcopy(task))
+    finally:
+        _CHECKPOINT.reset(token)
     seconds = time.perf_counter() - start
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"task kind {task['kind']!r} returned {type(frame).__name__}, not a DataFrame")
@@ -427,8 +460,8 @@ def _execute(task: dict, results_dir: str) -> str:
         # parquet stores columns; a named index carries data that would be dropped.
         raise ValueError("a task's result frame has a named index; move it to columns with reset_index()")
     _result_columns_clash(task, frame)
-    path = result_path(task, results_dir)
     _write_result(path, task, frame, seconds)
+    checkpoint.path.unlink(missing_ok=True)
     return str(path)
 
 

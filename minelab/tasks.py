@@ -19,21 +19,24 @@ so cached one file per task, checked against the code that computed it.
 from __future__ import annotations
 
 import copy
+import time
 
 import numpy as np
 import pandas as pd
 
 from .agents import make_agent
+from .agents.saved import load_agent, save_agent, saved_extra
 from .levels import Level
 from .runner import MAX_GAMES, play
 from .stats import wilson
-from .sweep import derive_seed, task_kind
+from .sweep import derive_seed, task_checkpoint, task_kind
 
 __all__ = ["play_task", "train_test_task", "train_eval_task", "play_tasks", "train_spec", "eval_spec",
            "win_rates", "check_games", "CHUNK", "CURVE_POINTS"]
 
 CHUNK = 5_000  # games per play task in play_tasks: a big run is resumable chunk by chunk
 CURVE_POINTS = 500  # a training stage is recorded as this many blocks of games
+CHECKPOINT_SECONDS = 600.0  # a train_eval run keeps a checkpoint at most this often (a 30M-game run takes hours)
 
 
 def check_games(name: str, value) -> int:
@@ -267,7 +270,10 @@ def train_eval_task(params: dict) -> pd.DataFrame:
     not learn is only evaluated, at the same points (a baseline on the same boards).
 
     Training block i is dealt from spawn i of the task's seed, so a longer run repeats a
-    shorter one's blocks. One frame, column `part`:
+    shorter one's blocks, and the learner's values and training count are all a block
+    hands the next: run by a sweep, a learner that can be saved (`agent.save`) is
+    checkpointed after a point every CHECKPOINT_SECONDS (`sweep.task_checkpoint`), and an
+    interrupted run goes on from there to the same result. One frame, column `part`:
       train  one row per block: games_end, block_games, wins, moves, and the agent's
              extra record fields after the block's last game (e.g. `states`)
       eval   one row per point: games_end, boards, wins
@@ -275,8 +281,12 @@ def train_eval_task(params: dict) -> pd.DataFrame:
     agent = make_agent(params["agent"], **params.get("agent_params", {}))
     level, every, n_eval = params["level"], params["every"], params["eval_games"]
     points = params["games"] // every
-    train_rows, eval_rows = [], []
-    for point in range(1, points + 1):
+    train_rows, eval_rows, first = [], [], 1
+    checkpoint = task_checkpoint() if agent.learns else None
+    if checkpoint is not None:
+        agent, train_rows, eval_rows, first = _resumed(checkpoint, agent, train_rows, eval_rows, first)
+    saved_at = time.monotonic()
+    for point in range(first, points + 1):
         if agent.learns:
             df = play(agent, level, every, np.random.SeedSequence(params["seed"], spawn_key=(point,)),
                       progress=False)
@@ -287,11 +297,54 @@ def train_eval_task(params: dict) -> pd.DataFrame:
         policy = agent.frozen() if agent.learns else agent
         ev = play(policy, level, n_eval, evaluation_seed(params["eval_seed"], point), progress=False)
         eval_rows.append({"games_end": point * every, "boards": n_eval, "wins": int(ev["won"].sum())})
+        if checkpoint is not None and point < points and time.monotonic() - saved_at >= CHECKPOINT_SECONDS:
+            checkpoint = _keep(checkpoint, agent, point, train_rows, eval_rows)
+            saved_at = time.monotonic()
     frames = [pd.DataFrame(train_rows).assign(part="train")] if train_rows else []
     frames.append(pd.DataFrame(eval_rows).assign(part="eval"))
     out = pd.concat(frames, ignore_index=True)
     out["part"] = out["part"].astype("category")
     return out
+
+
+def _keep(checkpoint, agent, point: int, train_rows: list, eval_rows: list):
+    """Write a train_eval run's checkpoint after `point` (the learner, then the rows so
+    far in the file's header); the checkpoint, or None when the learner cannot be saved
+    (the run goes on without checkpoints)."""
+    extra = {"tag": checkpoint.tag, "point": point, "train_rows": _table(train_rows), "eval_rows": _table(eval_rows)}
+    try:
+        save_agent(agent, checkpoint.path, extra=extra)
+    except ValueError:
+        return None
+    return checkpoint
+
+
+def _resumed(checkpoint, agent, train_rows: list, eval_rows: list, first: int):
+    """(agent, train_rows, eval_rows, first point) from the run's checkpoint when there is
+    one of this task (its tag), else as given. A damaged or foreign file is ignored."""
+    if not checkpoint.path.exists():
+        return agent, train_rows, eval_rows, first
+    try:
+        extra = saved_extra(checkpoint.path)
+        if extra.get("tag") != checkpoint.tag:
+            return agent, train_rows, eval_rows, first
+        resumed = load_agent(checkpoint.path)
+    except ValueError:
+        return agent, train_rows, eval_rows, first
+    if resumed.name != agent.name or resumed.params() != agent.params():
+        return agent, train_rows, eval_rows, first
+    return resumed, _rows(extra["train_rows"]), _rows(extra["eval_rows"]), int(extra["point"]) + 1
+
+
+def _table(rows: list[dict]) -> dict:
+    """Rows of like dicts as {"columns", "values"}: a JSON header sorts an object's keys,
+    a list keeps the columns' order."""
+    columns = list(rows[0]) if rows else []
+    return {"columns": columns, "values": [[r[c] for c in columns] for r in rows]}
+
+
+def _rows(table: dict) -> list[dict]:
+    return [dict(zip(table["columns"], values)) for values in table["values"]]
 
 
 def eval_spec(agent: str, agent_params: dict, level: str, games: int, every: int, eval_games: int,

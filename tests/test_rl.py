@@ -297,6 +297,64 @@ def test_train_eval_evaluates_every_method_on_the_same_boards(tmp_path):
     assert int(rnd["wins"].iloc[1]) == int(again["won"].sum())
 
 
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("agent, params", [("q-learning", {"random_games": 300}), ("sarsa", {"random_games": 300}),
+                                           ("linear-q", {"random_games": 300}), ("mcts", {})])
+def test_an_interrupted_train_eval_run_goes_on_from_its_checkpoint(agent, params, tmp_path, monkeypatch):
+    from minelab import tasks
+    from minelab.sweep import TaskError, result_path, run_sweep
+
+    spec = tasks.eval_spec(agent, params, LEVEL, 1_200, 200, 100, seed=5)
+    whole = run_sweep([spec], results_dir=tmp_path / "whole", executor="serial")
+    monkeypatch.setattr(tasks, "CHECKPOINT_SECONDS", 0.0)  # a checkpoint after every point
+    calls, real = [], tasks.play
+
+    def play(*args, stop_at=None, **kw):
+        calls.append(args[2])
+        if stop_at is not None and len(calls) == stop_at:
+            raise _Stop("interrupted")
+        return real(*args, **kw)
+
+    # stopped in its 4th training block, after points 1-3 were checkpointed
+    monkeypatch.setattr(tasks, "play", lambda *a, **k: play(*a, stop_at=7, **k))
+    with pytest.raises(TaskError, match="interrupted"):
+        run_sweep([spec], results_dir=tmp_path / "cut", executor="serial")
+    kept = result_path(spec, tmp_path / "cut").with_name(f"{result_path(spec).stem}.checkpoint.npz")
+    assert kept.exists() and not result_path(spec, tmp_path / "cut").exists()
+    calls.clear()
+    monkeypatch.setattr(tasks, "play", play)
+    resumed = run_sweep([spec], results_dir=tmp_path / "cut", executor="serial")
+    assert len(calls) == 2 * 3  # points 4-6 only: a training block and an evaluation each
+    pd.testing.assert_frame_equal(resumed, whole)
+    assert not kept.exists()  # gone once the result is written
+
+
+def test_a_checkpoint_of_other_code_or_another_task_is_never_read(tmp_path, monkeypatch):
+    from minelab import tasks
+    from minelab.sweep import result_path, run_sweep
+
+    spec = tasks.eval_spec("q-learning", {"random_games": 300}, LEVEL, 600, 200, 100, seed=6)
+    whole = run_sweep([spec], results_dir=tmp_path / "whole", executor="serial")
+    other = ml.make_agent("q-learning", random_games=300)
+    ml.play(other, LEVEL, 400, seed=1)
+    kept = result_path(spec, tmp_path / "cut").with_name(f"{result_path(spec).stem}.checkpoint.npz")
+    kept.parent.mkdir(parents=True)
+    from minelab.agents.saved import save_agent
+
+    save_agent(other, kept, extra={"tag": "another task", "point": 2, "train_rows": [], "eval_rows": []})
+    calls, real = [], tasks.play
+    monkeypatch.setattr(tasks, "play", lambda *a, **k: calls.append(1) or real(*a, **k))
+    again = run_sweep([spec], results_dir=tmp_path / "cut", executor="serial")
+    assert len(calls) == 6  # every point played: the foreign checkpoint was not taken
+    pd.testing.assert_frame_equal(again, whole)
+    kept.write_bytes(b"not a checkpoint")  # damaged: ignored too
+    result_path(spec, tmp_path / "cut").unlink()
+    pd.testing.assert_frame_equal(run_sweep([spec], results_dir=tmp_path / "cut", executor="serial"), whole)
+
+
 @pytest.mark.parametrize("change, needle", [
     ({"games": 2_500}, "multiple of 'every'"), ({"every": 0}, "'every'"), ({"eval_seed": -1}, "eval_seed"),
     ({"colour": 1}, "'colour' is not a 'train_eval' param"), ({"agent": "nobody"}, "agent")])

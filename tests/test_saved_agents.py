@@ -13,9 +13,10 @@ import minelab as ml
 from minelab import playthrough
 from minelab.agents import blog, load_agent
 from minelab.agents.gardea import TrainedAgent
-from minelab.agents.rl.table import find_row
+from minelab.agents.rl.table import covered_counts, find_row
 
-SAVABLE = {"marginal", "conditional", "graphical", "gardea-logreg", "gardea-svm", "gardea-krr", "gardea-q"}
+SAVABLE = {"marginal", "conditional", "graphical", "gardea-logreg", "gardea-svm", "gardea-krr", "gardea-q",
+           "q-learning", "sarsa", "linear-q", "mcts"}
 
 
 def _make(name, **kw):
@@ -290,3 +291,60 @@ def test_no_minelab_source_unpickles():
                  "np.load(f, allow_pickle=True)", "import cloudpickle as cp"):
         assert PICKLING.search(line), line
     assert not PICKLING.search("np.load(f, allow_pickle=False)  # the pickled format is refused")
+
+
+def _rl(name, tmp_path):
+    agent = _make(name, seed=1)
+    ml.play(agent, "6x6x6", 60, seed=2)
+    return _members(agent.save(tmp_path / f"{name}.npz"))
+
+
+@pytest.mark.parametrize("name", ["q-learning", "mcts"])
+def test_an_rl_table_that_does_not_hold_together_is_refused(name, tmp_path):
+    """Keys no view packs to, a state stored twice, rows of the wrong length: a kernel would
+    find the wrong row or read outside the values."""
+    members = _rl(name, tmp_path)
+    keys = members["a__row_keys"]
+    assert keys.shape[0] > 2
+    odd = keys.copy()
+    odd[1, 0] |= np.uint64(0xF)  # code 15: no cell shows it
+    past = keys.copy()
+    past[0, -1] |= np.uint64(1) << np.uint64(60)  # a cell past the board's 36
+    counts = list(covered_counts(keys, 36))
+    j = next(j for j in range(1, len(counts)) if counts[j] in counts[:j])  # rows of one length (mcts)
+    twice = keys.copy()
+    twice[j] = twice[counts.index(counts[j])]
+    for what, bad, needle in (("odd", odd, "row_keys: row 1 is not a board"), ("past", past, "row_keys: row 0"),
+                              ("twice", twice, "row_keys: a state is stored twice")):
+        with pytest.raises(ValueError, match=f"{what}.npz.*{needle}"):
+            load_agent(_write(tmp_path / f"{what}.npz", {**members, "a__row_keys": bad}))
+    with pytest.raises(ValueError, match="short.npz.*member q"):
+        load_agent(_write(tmp_path / "short.npz", {**members, "a__q": members["a__q"][:-1]}))
+    with pytest.raises(ValueError, match="games.npz.*member games"):
+        load_agent(_write(tmp_path / "games.npz", {**members, "a__games": np.array([-1], np.int64)}))
+    header = _header(members)
+    header["facts"]["shape"] = [6, "6"]
+    with pytest.raises(ValueError, match="shape.npz.*facts.shape"):
+        load_agent(_write(tmp_path / "shape.npz", members, header))
+    if name == "mcts":
+        start = members["a__row_start"].copy()
+        start[1] += 1
+        with pytest.raises(ValueError, match="start.npz.*row_start"):
+            load_agent(_write(tmp_path / "start.npz", {**members, "a__row_start": start}))
+
+
+def test_linear_q_weights_of_another_shape_are_refused(tmp_path):
+    members = _rl("linear-q", tmp_path)
+    with pytest.raises(ValueError, match="w.npz.*member W"):
+        load_agent(_write(tmp_path / "w.npz", {**members, "a__W": members["a__W"][:, :-1]}))
+    with pytest.raises(ValueError, match="b.npz.*member B: missing"):
+        load_agent(_write(tmp_path / "b.npz", {k: v for k, v in members.items() if k != "a__B"}))
+
+
+def test_an_rl_agent_that_has_played_nothing_saves_and_loads(tmp_path):
+    agent = _make("q-learning", seed=1)
+    again = load_agent(agent.save(tmp_path / "new.npz"))
+    assert again.states == 0 and int(again.games[0]) == 0
+    a = ml.play(agent, "6x6x6", 40, seed=3)
+    b = ml.play(again, "6x6x6", 40, seed=3)
+    assert a[["won", "moves", "states"]].equals(b[["won", "moves", "states"]])

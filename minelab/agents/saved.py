@@ -9,8 +9,11 @@ parameters, then gives it back what it had learnt:
     agent.save("q.npz")                      # the trained model: plain arrays
     same = ml.agents.load_agent("q.npz")     # plays the same games, without retraining
 
-Two kinds of families save:
+Three kinds of families save:
 * agents trained before they play (`minelab.agents.gardea`): their model's arrays;
+* the RL learners (`minelab.agents.rl`): the training games played, the board shape, and
+  their state table (keys, values, visit counts, cut to the states stored) or weights;
+  loaded back, an agent trains and plays on exactly as the original would;
 * agents that learn as they play (the blog's `marginal`, `conditional`, `graphical`,
   `semi-deterministic` with the conditional fallback): their memory of every board shape
   they played, field by field, as arrays named `memory__<rows>x<cols>__<field>`
@@ -39,8 +42,9 @@ READS = (1, FORMAT)  # format 1 differs only by the pickled memory, which is ref
 _PREFIX = "a__"
 
 
-def save_agent(agent, path) -> Path:
-    """Write `agent` (its parameters and what it has learnt) to `path` (.npz), atomically."""
+def save_agent(agent, path, extra: dict | None = None) -> Path:
+    """Write `agent` (its parameters and what it has learnt) to `path` (.npz), atomically;
+    `extra`: JSON-able facts kept in the header beside it (`saved_extra` reads them)."""
     path = Path(path)
     if path.suffix != ".npz":
         raise ValueError(f"path must end in .npz, got {str(path)!r}")
@@ -50,6 +54,8 @@ def save_agent(agent, path) -> Path:
             raise ValueError(f"{agent.name}: saved member {name!r} is not a numeric array")
     meta = {"format": FORMAT, "agent": agent.name, "params": agent.params(), "minelab": __version__,
             "facts": _jsonable(facts)}
+    if extra is not None:
+        meta["extra"] = extra
     out = {_PREFIX + k: v for k, v in arrays.items()}
     out["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), np.uint8)
     return atomic_write(path, lambda f: np.savez(f, **out), mode="wb")
@@ -84,7 +90,7 @@ def load_agent(path, seed=None):
             if not k.startswith(_PREFIX):
                 continue
             try:
-                arrays[k[len(_PREFIX):]] = z[k].copy()
+                arrays[k[len(_PREFIX):]] = z[k]  # read from the file: an array of its own
             except ValueError:  # numpy refuses object (pickled) members with allow_pickle=False
                 raise ValueError(f"{where}: member {k[len(_PREFIX):]!r} is not a plain array (pickled "
                                  f"objects are never loaded): not a file this minelab wrote") from None
@@ -102,6 +108,21 @@ def load_agent(path, seed=None):
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
     return agent
+
+
+def saved_extra(path) -> dict:
+    """The `extra` facts `save_agent` kept in the header of `path` ({} when none);
+    ValueError when `path` is no saved agent's file."""
+    where = repr(str(path))
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(bytes(z["meta"]).decode())
+    except (OSError, KeyError, ValueError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{where} is not a saved minelab agent ({exc})") from None
+    extra = meta.get("extra", {}) if isinstance(meta, dict) else None
+    if not isinstance(extra, dict):
+        raise ValueError(f"{where}: the header's extra facts are not a JSON object")
+    return extra
 
 
 # ---------------------------------------------------------------------- learnt memories

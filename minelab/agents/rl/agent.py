@@ -20,6 +20,7 @@ import numpy as np
 
 from ...cells import REVEAL
 from ...engine import SP_COLS, SP_ROWS, Move
+from ...levels import MAX_CELLS
 from ..base import Agent
 from ..spec import ALWAYS, Spec, flag, integer, number
 from .common import Exploration
@@ -95,6 +96,41 @@ class RLAgent(Agent):
 
     def _make_room(self) -> None:
         """Grow the table before a game (tabular families); nothing for linear Q."""
+
+    # --- what it has learnt, in a file (minelab.agents.saved) --------------------------
+    def _saved(self) -> tuple[dict, dict]:
+        """The training games played and, once it has played, the board shape and the
+        family's values (`_saved_values`): loaded back, it plays on as it would have."""
+        arrays = {"games": self.games.copy()}
+        if self._shape is not None:
+            arrays.update(self._saved_values())
+        return arrays, {"shape": None if self._shape is None else list(self._shape)}
+
+    def _restore(self, arrays: dict, facts: dict) -> None:
+        games = arrays.get("games")
+        if games is None or games.dtype != np.int64 or games.shape != (1,) or games[0] < 0:
+            raise ValueError("member games: expected int64[1], the training games played (>= 0)")
+        shape = facts.get("shape")
+        if shape is not None:
+            if (not isinstance(shape, list) or len(shape) != 2 or not all(type(v) is int and v >= 1 for v in shape)
+                    or shape[0] * shape[1] > MAX_CELLS):
+                raise ValueError(f"facts.shape: {shape!r} is not a board shape [rows, cols] "
+                                 f"(at most {MAX_CELLS} cells)")
+            self._bind(*shape)
+            try:
+                self._restore_values(arrays)
+            except ValueError:
+                self._shape = None
+                raise
+        self.games[:] = games
+
+    def _saved_values(self) -> dict:
+        """The family's values as plain arrays (views of them: written at once)."""
+        raise NotImplementedError
+
+    def _restore_values(self, arrays: dict) -> None:
+        """Take back what `_saved_values` wrote (the values of the bound shape exist, empty)."""
+        raise NotImplementedError
 
     def frozen(self) -> "RLAgent":
         """A greedy, non-learning view of this agent sharing its values (evaluation):

@@ -181,6 +181,17 @@ class LinearQAgent(RLAgent):
     def _new_work(self, cells):
         return new_linear_work(cells)
 
+    def _saved_values(self):
+        return {"W": self.W, "B": self.B}
+
+    def _restore_values(self, arrays):
+        for name, held in (("W", self.W), ("B", self.B)):
+            a = arrays.get(name)
+            if a is None or a.dtype != held.dtype or a.shape != held.shape:
+                got = "missing" if a is None else f"{a.dtype}[{', '.join(map(str, a.shape))}]"
+                raise ValueError(f"member {name}: {got}, expected {held.dtype}[{', '.join(map(str, held.shape))}]")
+            held[...] = a
+
     @property
     def config(self) -> LinearConfig:
         return LinearConfig(float(self.alpha), float(self.gamma), int(self.learning))

@@ -245,6 +245,27 @@ class StateTable:
         self.__init__(self.cells, visits=self.with_visits, capacity=16)
         return out
 
+    def saved(self) -> dict[str, np.ndarray]:
+        """The states stored, as plain arrays (`put_saved` reads them back): their keys
+        and values (and visit counts), cut to the rows used. Views of the table (no second
+        copy of a table of gigabytes): write them before it plays again."""
+        n = len(self)
+        out = {"row_keys": self.row_keys[:n], "q": self.q[:n]}
+        if self.with_visits:
+            out["visits"] = self.visits[:n]
+        return out
+
+    def put_saved(self, arrays: dict) -> None:
+        """Fill this empty table with what `saved` wrote: every state at the row it had,
+        found as before. ValueError naming the member when the arrays do not fit."""
+        keys = checked_keys(arrays, self.cells, self.words)
+        n = keys.shape[0]
+        q = _member(arrays, "q", np.float32, (n, self.cells))
+        visits = _member(arrays, "visits", np.int32, (n, self.cells)) if self.with_visits else None
+        self.put_rows(keys, visits)
+        self.q[:n] = q
+        _check_distinct(self)
+
     def frame(self) -> pd.DataFrame:
         """One row per state: its packed key words (k0, k1, ...) and values (q0..), for
         inspection and tests (small tables: this copies everything)."""
@@ -379,12 +400,96 @@ class CoveredTable:
         if 2 * need > self.slot_row.shape[0]:
             self._new_slots(2 * max(need, self.row_keys.shape[0]))
 
+    def saved(self) -> dict[str, np.ndarray]:
+        """The states stored, as plain arrays (`put_saved` reads them back): keys, row
+        starts, values and visit counts, cut to what is used. Views of the table, as
+        `StateTable.saved`'s: write them before it plays again."""
+        n, v = len(self), self.values_used
+        return {"row_keys": self.row_keys[:n], "row_start": self.row_start[:n + 1], "q": self.q[:v],
+                "visits": self.visits[:v]}
+
+    def put_saved(self, arrays: dict) -> None:
+        """Fill this empty table with what `saved` wrote: every state at the row it had,
+        its values where they were. ValueError naming the member when the arrays do not
+        fit together (a row as long as its state's covered cells, starts from 0 on)."""
+        if len(self):
+            raise ValueError("put_saved fills an empty table")
+        keys = checked_keys(arrays, self.cells, self.words)
+        n = keys.shape[0]
+        start = _member(arrays, "row_start", np.int64, (n + 1,))
+        if start[0] != 0 or np.any(np.diff(start) != covered_counts(keys, self.cells)):
+            raise ValueError("member row_start: each row must start where the last ended, from 0, and hold one "
+                             "value per covered cell of its state")
+        v = int(start[n])
+        q = _member(arrays, "q", np.float32, (v,))
+        visits = _member(arrays, "visits", np.int32, (v,))
+        self.reserve(n, v)
+        self.row_keys[:n] = keys
+        self.row_start[:n + 1] = start
+        self.q[:v] = q
+        self.visits[:v] = visits
+        self.meta[SM_ROWS] = n
+        _rehash(self.arrays())
+        _check_distinct(self)
+
     def row(self, row: int, view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(values float32[cells], visits int32[cells]) of row `row` spread over `view`'s
         cells (the view it was stored from), 0 on revealed cells."""
         q, visits = np.zeros(self.cells, np.float32), np.zeros(self.cells, np.int32)
         row_values(self.arrays(), np.int64(row), view, q, visits)
         return q, visits
+
+
+# ------------------------------------------------------------------ saved tables
+def _member(arrays: dict, name: str, dtype, shape: tuple) -> np.ndarray:
+    """arrays[name], checked to be `dtype` of `shape`; ValueError naming it otherwise."""
+    if name not in arrays:
+        raise ValueError(f"the table has no member {name}")
+    a = arrays[name]
+    if a.dtype != np.dtype(dtype) or a.shape != tuple(shape):
+        raise ValueError(f"member {name}: {a.dtype}[{', '.join(map(str, a.shape))}], expected "
+                         f"{np.dtype(dtype)}[{', '.join(map(str, shape))}]")
+    return a
+
+
+def _nibbles(keys: np.ndarray, cells: int) -> np.ndarray:
+    """uint8[n, cells]: each cell's 4-bit code in keys (pack_view's layout: cell i in
+    word i // 16, bits 4 (i % 16) up)."""
+    shifts = np.arange(CELLS_PER_WORD, dtype=np.uint64) * np.uint64(4)
+    codes = (keys[:, :, None] >> shifts) & np.uint64(15)
+    return codes.reshape(keys.shape[0], -1)[:, :cells].astype(np.uint8)
+
+
+def checked_keys(arrays: dict, cells: int, words: int, chunk: int = 1 << 18) -> np.ndarray:
+    """Member row_keys of a saved table: uint64[n, words], each a view pack_view can
+    make (codes 0..9, nothing past the last cell). ValueError naming the first bad row."""
+    if "row_keys" not in arrays:
+        raise ValueError("the table has no member row_keys")
+    keys = arrays["row_keys"]
+    if keys.dtype != np.uint64 or keys.ndim != 2 or keys.shape[1] != words:
+        raise ValueError(f"member row_keys: {keys.dtype}[{', '.join(map(str, keys.shape))}], expected "
+                         f"uint64[states, {words}]")
+    for lo in range(0, keys.shape[0], chunk):
+        part = keys[lo:lo + chunk]
+        whole = _nibbles(part, words * CELLS_PER_WORD)
+        bad = np.flatnonzero((whole[:, :cells] > 9).any(axis=1) | (whole[:, cells:] != 0).any(axis=1))
+        if bad.size:
+            raise ValueError(f"member row_keys: row {lo + int(bad[0])} is not a board of {cells} cells")
+    return keys
+
+
+def covered_counts(keys: np.ndarray, cells: int, chunk: int = 1 << 18) -> np.ndarray:
+    """int64[n]: the covered cells (code 0) of each key."""
+    out = np.empty(keys.shape[0], np.int64)
+    for lo in range(0, keys.shape[0], chunk):
+        out[lo:lo + chunk] = (_nibbles(keys[lo:lo + chunk], cells) == 0).sum(axis=1)
+    return out
+
+
+def _check_distinct(table) -> None:
+    """Each stored key in a slot of its own (a key saved twice would hide a row)."""
+    if int((table.slot_row != FREE).sum()) != len(table):
+        raise ValueError("member row_keys: a state is stored twice")
 
 
 def _grown(a: np.ndarray, rows: int) -> np.ndarray:
