@@ -16,7 +16,7 @@ from minelab.agents.gardea import TrainedAgent
 from minelab.agents.rl.table import covered_counts, find_row
 
 SAVABLE = {"marginal", "conditional", "graphical", "gardea-logreg", "gardea-svm", "gardea-krr", "gardea-q",
-           "q-learning", "sarsa", "linear-q", "mcts"}
+           "q-learning", "sarsa", "linear-q", "mcts", "greedy-mab", "egreedy-mab", "ucb-mab", "sa-greedy"}
 
 
 def _make(name, **kw):
@@ -348,3 +348,33 @@ def test_an_rl_agent_that_has_played_nothing_saves_and_loads(tmp_path):
     a = ml.play(agent, "6x6x6", 40, seed=3)
     b = ml.play(again, "6x6x6", 40, seed=3)
     assert a[["won", "moves", "states"]].equals(b[["won", "moves", "states"]])
+
+
+def test_a_bandit_table_that_does_not_hold_together_is_refused(tmp_path):
+    """A table a lookup would probe forever, divide by zero in, or miss a key of."""
+    agent = _make("greedy-mab", seed=1)
+    ml.play(agent, "6x6x6", 60, seed=2)
+    members = _members(agent.save(tmp_path / "mab.npz"))
+    keys, counts, meta = members["a__keys"], members["a__counts"], members["a__meta"]
+    used = np.flatnonzero(keys != -1)
+    free = np.flatnonzero(keys == -1)
+    zero = counts.copy()
+    zero[used[0]] = 0
+    moved = {}  # a key (with its counts) out of its probe sequence
+    for name in ("a__keys", "a__mines", "a__counts", "a__q"):
+        a = members[name].copy()
+        a[free[0]], a[used[0]] = a[used[0]], (-1 if name == "a__keys" else 0)
+        moved[name] = a
+    full = meta.copy()
+    full[0] = len(keys)  # TM_SIZE: "full", no free slot to end a probe
+    odd = keys[:-1].copy()
+    for what, change, needle in (("zero", {"a__counts": zero}, "member counts"),
+                                 ("full", {"a__meta": full}, "member meta"),
+                                 ("odd", {"a__keys": odd}, "member keys: expected int64"),
+                                 ("moved", moved, "member keys: slot")):
+        with pytest.raises(ValueError, match=f"{what}.npz.*{needle}"):
+            load_agent(_write(tmp_path / f"{what}.npz", {**members, **change}))
+    header = _header(members)
+    header["facts"]["cells"] = [6]
+    with pytest.raises(ValueError, match="cells.npz.*facts.cells"):
+        load_agent(_write(tmp_path / "cells.npz", members, header))

@@ -9,8 +9,10 @@ parameters, then gives it back what it had learnt:
     agent.save("q.npz")                      # the trained model: plain arrays
     same = ml.agents.load_agent("q.npz")     # plays the same games, without retraining
 
-Three kinds of families save:
+Four kinds of families save:
 * agents trained before they play (`minelab.agents.gardea`): their model's arrays;
+* the bandits (`minelab.agents.bandit`): their key table slot for slot (keys, mines seen,
+  times taken, Q, its meta), checked to hold together before a kernel probes it;
 * the RL learners (`minelab.agents.rl`): the training games played, the board shape, and
   their state table (keys, values, visit counts, cut to the states stored) or weights;
   loaded back, an agent trains and plays on exactly as the original would;

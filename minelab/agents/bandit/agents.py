@@ -139,6 +139,19 @@ class BanditAgent(Agent):
         """Decisions made over all games (UCB's t)."""
         return int(self.keys.meta[TM_T])
 
+    def _saved(self):
+        """The key table slot for slot, and the board shape a state-action agent is tied
+        to; the caches are rebuilt as play goes (they are a speed device only)."""
+        return self.keys.saved(), {"cells": None if self._cells is None else list(self._cells)}
+
+    def _restore(self, arrays, facts):
+        cells = facts.get("cells")
+        if cells is not None and (not isinstance(cells, list) or len(cells) != 2
+                                  or not all(type(v) is int and v >= 1 for v in cells)):
+            raise ValueError(f"facts.cells: {cells!r} is not a board shape [rows, cols]")
+        self.keys.put_saved(arrays)
+        self._cells = None if cells is None else tuple(cells)
+
     def copy(self) -> BanditAgent:
         """An independent agent with the same knowledge (to test one trained agent on
         several levels without one test teaching the next)."""

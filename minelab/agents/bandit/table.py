@@ -106,6 +106,15 @@ def table_room(tb, n):
     return 2 * (meta[TM_SIZE] + INSERTS_PER_CELL * n) <= meta[TM_MASK] + 1
 
 
+@kernel
+def _misplaced(tb):
+    """The first slot whose key a lookup would not find there (-1: none)."""
+    for i in range(tb.keys.shape[0]):
+        if tb.keys[i] != EMPTY and table_slot(tb.keys, tb.meta, tb.keys[i]) != i:
+            return i
+    return -1
+
+
 # ------------------------------------------------------------------ the Python side
 def _check_key(key) -> int:
     if isinstance(key, bool) or not isinstance(key, (int, np.integer)) or key < 0:
@@ -173,6 +182,40 @@ class KeyTable:
         key = _check_key(key)
         self.reserve(1)
         table_learn(self.arrays(), np.int64(key), np.int64(reward))
+
+    def saved(self) -> dict[str, np.ndarray]:
+        """The table as plain arrays, slot for slot (`put_saved` reads them back)."""
+        return {"keys": self.keys, "mines": self.mines, "counts": self.counts, "q": self.q, "meta": self.meta}
+
+    def put_saved(self, arrays: dict) -> None:
+        """Become the table `saved` wrote, slot for slot. ValueError naming the member when
+        the arrays do not hold together (a kernel would probe forever, divide by zero or
+        miss a key)."""
+        keys = arrays.get("keys")
+        if keys is None or keys.dtype != np.int64 or keys.ndim != 1 or keys.shape[0] < 16 \
+                or keys.shape[0] & (keys.shape[0] - 1):
+            raise ValueError("member keys: expected int64[capacity], the capacity a power of two (>= 16)")
+        cap = keys.shape[0]
+        for name, dtype, n in (("mines", np.int64, cap), ("counts", np.int64, cap), ("q", np.float64, cap),
+                               ("meta", np.int64, N_TABLE_META)):
+            a = arrays.get(name)
+            if a is None or a.dtype != np.dtype(dtype) or a.shape != (n,):
+                raise ValueError(f"member {name}: expected {np.dtype(dtype)}[{n}]")
+        mines, counts, meta = arrays["mines"], arrays["counts"], arrays["meta"]
+        used = keys != EMPTY
+        if np.any(keys[used] < 0) or np.any(counts[used] < 1) or np.any(mines[used] < 0) \
+                or np.any(mines[used] > counts[used]):
+            raise ValueError("member counts: every key needs 0 <= mines <= counts and counts >= 1")
+        bits = cap.bit_length() - 1
+        perfect = int(np.sum(used & ((mines == 0) | (mines == counts))))
+        if (meta[TM_SIZE] != used.sum() or 2 * meta[TM_SIZE] > cap or meta[TM_MASK] != cap - 1
+                or meta[TM_SHIFT] != 64 - bits or meta[TM_PERFECT] != perfect or meta[TM_T] < 0):
+            raise ValueError("member meta: its size, mask, shift and perfect count must be the keys' (at most "
+                             "half full)")
+        table = TableArrays(keys, mines, counts, arrays["q"], meta)
+        if _misplaced(table) >= 0:
+            raise ValueError(f"member keys: slot {_misplaced(table)} holds a key a lookup would not find there")
+        self.keys, self.mines, self.counts, self.q, self.meta = table
 
     def frame(self) -> pd.DataFrame:
         used = self.keys != EMPTY
