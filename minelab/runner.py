@@ -54,9 +54,7 @@ def play(agent: "Agent | str", level: "Level | str", n_games: int, seed: int = 0
     if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
         raise ValueError(f"chunk must be a positive integer, got {chunk!r}")
     n_games = int(n_games)
-    digest = golden_digests().get(agent.name)
-    if digest is not None:  # numbers made by this agent carry its golden digest when published
-        provenance.note([f"{agent.name}={digest}"])
+    _note(agent)
     deal_rng, agent_rng = run_streams(seed)
     agent.rng = agent_rng
     gs = new_game_state(level, flood)
@@ -108,10 +106,46 @@ def game_of_run(agent: "Agent | str", level: "Level | str", seed: int, game: int
     return Game(level, seed=deal_rng, flood=flood), agent
 
 
+def play_segments(agent: Agent, level: "Level | str", n_games: int, seed, segment: int, *,
+                  position: dict | None = None, flood: bool = True):
+    """The run `play(agent, level, n_games, seed)` in segments of `segment` games: yields
+    (the segment's records, numbered as in the whole run; the run's position after it).
+    The position ({"games", "deal", "agent"}: games played and both streams' states,
+    JSON-able) given back as `position`, with the agent as it was there (e.g. saved and
+    loaded), goes on with the next game: the records are those of the uninterrupted run,
+    since the streams carry on across segments as across play's chunks."""
+    level = Level.parse(level)
+    _note(agent)
+    deal_rng, agent_rng = run_streams(seed)
+    done = 0
+    if position is not None:
+        done = int(position["games"])
+        deal_rng.bit_generator.state = position["deal"]
+        agent_rng.bit_generator.state = position["agent"]
+    agent.rng = agent_rng
+    gs = new_game_state(level, flood)
+    width = N_RECORD + len(agent.extra_fields)
+    agent.play_batch(gs, 0, deal_rng, np.zeros((0, width), np.int64))  # compile (or load) first
+    while done < n_games:
+        n = min(segment, n_games - done)
+        out = np.zeros((n, width), np.int64)
+        agent.play_batch(gs, n, deal_rng, out)
+        df = _records_frame(out, level, agent, seed, 0.0, first=done)
+        done += n
+        yield df, {"games": done, "deal": deal_rng.bit_generator.state, "agent": agent_rng.bit_generator.state}
+
+
+def _note(agent: Agent) -> None:
+    """Numbers made by this agent carry its golden digest when published."""
+    digest = golden_digests().get(agent.name)
+    if digest is not None:
+        provenance.note([f"{agent.name}={digest}"])
+
+
 def _records_frame(out: np.ndarray, level: Level, agent: Agent, seed, seconds: float,
-                   compile_seconds: float = 0.0) -> pd.DataFrame:
+                   compile_seconds: float = 0.0, first: int = 0) -> pd.DataFrame:
     df = pd.DataFrame(out, columns=list(RECORD_FIELDS) + list(agent.extra_fields))
-    df.insert(0, "game", np.arange(len(df), dtype=np.int64))
+    df.insert(0, "game", np.arange(first, first + len(df), dtype=np.int64))
     df["won"] = df["won"].astype(bool)
     df["fraction_revealed"] = df["revealed"] / level.safe_cells if level.safe_cells else 1.0
     df["clicks_before_loss"] = df["safe_clicks"].astype("Int64").where(~df["won"])

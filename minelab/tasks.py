@@ -27,7 +27,7 @@ import pandas as pd
 from .agents import make_agent
 from .agents.saved import load_agent, save_agent, saved_extra
 from .levels import Level
-from .runner import MAX_GAMES, play
+from .runner import MAX_GAMES, play, play_segments
 from .stats import wilson
 from .sweep import derive_seed, task_checkpoint, task_kind
 
@@ -36,7 +36,8 @@ __all__ = ["play_task", "train_test_task", "train_eval_task", "play_tasks", "tra
 
 CHUNK = 5_000  # games per play task in play_tasks: a big run is resumable chunk by chunk
 CURVE_POINTS = 500  # a training stage is recorded as this many blocks of games
-CHECKPOINT_SECONDS = 600.0  # a train_eval run keeps a checkpoint at most this often (a 30M-game run takes hours)
+CHECKPOINT_SECONDS = 600.0  # a long training run keeps a checkpoint at most this often
+TRAIN_SEGMENT = 50_000  # about this many training games between two looks at the clock
 
 
 def check_games(name: str, value) -> int:
@@ -185,7 +186,11 @@ def train_test_task(params: dict) -> pd.DataFrame:
     """Train one learner through `schedule`, then test copies of it on `tests`.
 
     Each test plays its own copy of the trained agent, which keeps learning as it plays
-    (as the bandit paper's code does). One long frame, column `part`:
+    (as the bandit paper's code does). A stage is one run (`play_segments`, in segments
+    of whole blocks); run by a sweep, a learner that can be saved is checkpointed between
+    segments every CHECKPOINT_SECONDS, with the run's position and the block rows so far,
+    and an interrupted task goes on from there to the same result. One long frame, column
+    `part`:
       train  one row per block of games (CURVE_POINTS blocks per stage): stage, level,
              games, wins, moves, the agent's extra record fields (their value after the
              block's last game, e.g. a bandit's actions and perfect), games_end
@@ -195,11 +200,25 @@ def train_test_task(params: dict) -> pd.DataFrame:
     agent = make_agent(params["agent"], **params.get("agent_params", {}))
     stages, tests = params["schedule"], params.get("tests", [])
     seeds = np.random.SeedSequence(params["seed"]).spawn(len(stages) + len(tests))
-    frames, done = [], 0
-    for i, (level, games) in enumerate(stages):
-        df = play(agent, level, games, seeds[i], progress=False)
-        frames.append(_blocks(df, i, level, done, agent.extra_fields))
-        done += games
+    at = {"stage": 0, "position": None, "rows": []}  # where training stands: stage, run position, block rows
+    checkpoint = task_checkpoint() if agent.learns else None
+    if checkpoint is not None:
+        agent, at = _resumed_training(checkpoint, agent, at)
+    saved_at = time.monotonic()
+    while at["stage"] < len(stages):
+        i = at["stage"]
+        level, games = stages[i]
+        size = max(1, games // CURVE_POINTS)  # a block; segments hold whole blocks
+        segment = size * max(1, TRAIN_SEGMENT // size)
+        for df, position in play_segments(agent, level, games, seeds[i], segment, position=at["position"]):
+            at["rows"] += _blocks(df, size, agent.extra_fields)
+            at["position"] = position
+            if position["games"] == games:
+                at = {"stage": i + 1, "position": None, "rows": at["rows"]}
+            if checkpoint is not None and time.monotonic() - saved_at >= CHECKPOINT_SECONDS:
+                checkpoint = _keep_training(checkpoint, agent, at)
+                saved_at = time.monotonic()
+    frames = [_stage_frames(at["rows"], stages, agent.extra_fields)] if stages else []
     for j, (level, games) in enumerate(tests):
         df = play(copy.deepcopy(agent), level, games, seeds[len(stages) + j], progress=False)
         frames.append(pd.DataFrame({"part": "test", "level": level, "game": df["game"], "won": df["won"],
@@ -213,16 +232,56 @@ def train_test_task(params: dict) -> pd.DataFrame:
     return out
 
 
-def _blocks(df: pd.DataFrame, stage: int, level: str, offset: int, extra: tuple[str, ...]) -> pd.DataFrame:
-    size = max(1, len(df) // CURVE_POINTS)
-    g = df.groupby(df["game"].to_numpy() // size, sort=True)
-    out = pd.DataFrame({"games": g.size(), "wins": g["won"].sum(), "moves": g["moves"].sum(),
-                        **{field: g[field].last() for field in extra}})
-    out["games_end"] = offset + out["games"].cumsum()
-    out.insert(0, "level", level)
+def _blocks(df: pd.DataFrame, size: int, extra: tuple[str, ...]) -> list[list[int]]:
+    """The training records `df` (whole blocks of `size` games of a stage, numbered from
+    the stage's first game) as a row per block: games, wins, moves, then each extra
+    field's value after the block's last game."""
+    block = df["game"].to_numpy() // size
+    starts = np.flatnonzero(np.r_[True, block[1:] != block[:-1]])
+    ends = np.r_[starts[1:], len(block)]
+    sums = {c: np.add.reduceat(df[c].to_numpy(np.int64), starts) for c in ("won", "moves")}
+    last = {f: df[f].to_numpy(np.int64)[ends - 1] for f in extra}
+    return [[int(ends[k] - starts[k]), int(sums["won"][k]), int(sums["moves"][k]), *(int(last[f][k]) for f in extra)]
+            for k in range(len(starts))]
+
+
+def _stage_frames(rows: list, stages, extra: tuple[str, ...]) -> pd.DataFrame:
+    """The train part of a train_test result from every stage's block rows (in order):
+    stage, level, games, wins, moves, the extra fields, games_end over all stages."""
+    out = pd.DataFrame(np.array(rows, np.int64).reshape(len(rows), 3 + len(extra)),
+                       columns=["games", "wins", "moves", *extra])
+    per_stage = [len(range(0, games, max(1, games // CURVE_POINTS))) for _, games in stages]
+    stage = np.repeat(np.arange(len(stages), dtype=np.int64), per_stage)
+    out["games_end"] = out["games"].cumsum()
+    out.insert(0, "level", [stages[i][0] for i in stage])
     out.insert(0, "stage", stage)
     out.insert(0, "part", "train")
-    return out.reset_index(drop=True)
+    return out
+
+
+def _keep_training(checkpoint, agent, at: dict):
+    """Write a train_test run's checkpoint (the learner; where training stands in the
+    header); the checkpoint, or None when the learner cannot be saved."""
+    try:
+        save_agent(agent, checkpoint.path, extra={"tag": checkpoint.tag, **at})
+    except ValueError:
+        return None
+    return checkpoint
+
+
+def _resumed_training(checkpoint, agent, at: dict):
+    """(agent, where training stands) from the run's checkpoint when there is one of this
+    task, else as given. A damaged or foreign file is ignored."""
+    try:
+        if not checkpoint.path.exists() or saved_extra(checkpoint.path).get("tag") != checkpoint.tag:
+            return agent, at
+        extra = saved_extra(checkpoint.path)
+        resumed = load_agent(checkpoint.path)
+    except ValueError:
+        return agent, at
+    if resumed.name != agent.name or resumed.params() != agent.params():
+        return agent, at
+    return resumed, {"stage": int(extra["stage"]), "position": extra["position"], "rows": extra["rows"]}
 
 
 def train_spec(agent: str, agent_params: dict, schedule, tests=(), table=False, seed=0) -> dict:

@@ -355,6 +355,70 @@ def test_a_checkpoint_of_other_code_or_another_task_is_never_read(tmp_path, monk
     pd.testing.assert_frame_equal(run_sweep([spec], results_dir=tmp_path / "cut", executor="serial"), whole)
 
 
+def _old_train_part(agent, stages, seeds, extra):
+    """The train part of a train_test result as it has always been defined: each stage one
+    play() run, cut into CURVE_POINTS blocks of games."""
+    from minelab.tasks import CURVE_POINTS
+
+    frames, done = [], 0
+    for i, (level, games) in enumerate(stages):
+        df = ml.play(agent, level, games, seeds[i], progress=False)
+        size = max(1, len(df) // CURVE_POINTS)
+        g = df.groupby(df["game"].to_numpy() // size, sort=True)
+        out = pd.DataFrame({"games": g.size(), "wins": g["won"].sum(), "moves": g["moves"].sum(),
+                            **{f: g[f].last() for f in extra}})
+        out["games_end"] = done + out["games"].cumsum()
+        out.insert(0, "level", level)
+        out.insert(0, "stage", i)
+        out.insert(0, "part", "train")
+        frames.append(out.reset_index(drop=True))
+        done += games
+    return pd.concat(frames, ignore_index=True)
+
+
+@pytest.mark.parametrize("agent", ["q-learning", "greedy-mab", "marginal"])
+def test_an_interrupted_train_test_run_goes_on_from_its_checkpoint(agent, tmp_path, monkeypatch):
+    from minelab import runner, tasks
+    from minelab.sweep import TaskError, result_path, run_sweep, task_rows
+
+    params = {"random_games": 300} if agent == "q-learning" else {}
+    level = LEVEL if agent == "q-learning" else "6x6x6"
+    stages = [(level, 1_234), (level, 700)]
+    spec = tasks.train_spec(agent, params, stages, [(level, 50)], seed=7)
+    monkeypatch.setattr(tasks, "TRAIN_SEGMENT", 100)
+    whole = run_sweep([spec], results_dir=tmp_path / "whole", executor="serial")
+    fresh = ml.make_agent(agent, **params)
+    seeds = np.random.SeedSequence(spec["seed"]).spawn(3)
+    train = task_rows(whole, spec).query("part == 'train'").reset_index(drop=True)
+    expected = _old_train_part(fresh, stages, seeds, fresh.extra_fields)
+    pd.testing.assert_frame_equal(train[expected.columns].astype({"level": str, "part": str}),
+                                  expected.astype({"level": str, "part": str}), check_dtype=False)
+
+    monkeypatch.setattr(tasks, "CHECKPOINT_SECONDS", 0.0)  # a checkpoint after every segment
+    segments, real = [], runner.play_segments
+
+    def play_segments(*args, stop_at=None, **kw):
+        for item in real(*args, **kw):
+            segments.append(item[1]["games"])
+            if stop_at is not None and len(segments) == stop_at:
+                raise _Stop("interrupted")
+            yield item
+
+    # 13 segments of 100 games (blocks of 2) make the first stage; stopped in the second
+    # stage's second segment, after its first was checkpointed
+    monkeypatch.setattr(tasks, "play_segments", lambda *a, **k: play_segments(*a, stop_at=15, **k))
+    with pytest.raises(TaskError, match="interrupted"):
+        run_sweep([spec], results_dir=tmp_path / "cut", executor="serial")
+    kept = result_path(spec, tmp_path / "cut").with_name(f"{result_path(spec).stem}.checkpoint.npz")
+    assert kept.exists()
+    segments.clear()
+    monkeypatch.setattr(tasks, "play_segments", play_segments)
+    resumed = run_sweep([spec], results_dir=tmp_path / "cut", executor="serial")
+    assert segments == [200, 300, 400, 500, 600, 700]  # the second stage from its second segment
+    pd.testing.assert_frame_equal(resumed, whole)
+    assert not kept.exists()
+
+
 @pytest.mark.parametrize("change, needle", [
     ({"games": 2_500}, "multiple of 'every'"), ({"every": 0}, "'every'"), ({"eval_seed": -1}, "eval_seed"),
     ({"colour": 1}, "'colour' is not a 'train_eval' param"), ({"agent": "nobody"}, "agent")])
