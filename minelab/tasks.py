@@ -272,16 +272,19 @@ def _keep_training(checkpoint, agent, at: dict):
 def _resumed_training(checkpoint, agent, at: dict):
     """(agent, where training stands) from the run's checkpoint when there is one of this
     task, else as given. A damaged or foreign file is ignored."""
+    if not checkpoint.path.exists():
+        return agent, at
     try:
-        if not checkpoint.path.exists() or saved_extra(checkpoint.path).get("tag") != checkpoint.tag:
-            return agent, at
         extra = saved_extra(checkpoint.path)
+        if extra.get("tag") != checkpoint.tag:
+            return agent, at
         resumed = load_agent(checkpoint.path)
-    except ValueError:
+        at = {"stage": int(extra["stage"]), "position": extra["position"], "rows": list(extra["rows"])}
+    except (ValueError, KeyError, TypeError):
         return agent, at
     if resumed.name != agent.name or resumed.params() != agent.params():
-        return agent, at
-    return resumed, {"stage": int(extra["stage"]), "position": extra["position"], "rows": extra["rows"]}
+        return agent, {"stage": 0, "position": None, "rows": []}
+    return resumed, at
 
 
 def train_spec(agent: str, agent_params: dict, schedule, tests=(), table=False, seed=0) -> dict:
@@ -388,11 +391,12 @@ def _resumed(checkpoint, agent, train_rows: list, eval_rows: list, first: int):
         if extra.get("tag") != checkpoint.tag:
             return agent, train_rows, eval_rows, first
         resumed = load_agent(checkpoint.path)
-    except ValueError:
+        kept = _rows(extra["train_rows"]), _rows(extra["eval_rows"]), int(extra["point"]) + 1
+    except (ValueError, KeyError, TypeError):
         return agent, train_rows, eval_rows, first
     if resumed.name != agent.name or resumed.params() != agent.params():
         return agent, train_rows, eval_rows, first
-    return resumed, _rows(extra["train_rows"]), _rows(extra["eval_rows"]), int(extra["point"]) + 1
+    return (resumed, *kept)
 
 
 def _table(rows: list[dict]) -> dict:
