@@ -203,7 +203,8 @@ def train_test_task(params: dict) -> pd.DataFrame:
     at = {"stage": 0, "position": None, "rows": []}  # where training stands: stage, run position, block rows
     checkpoint = task_checkpoint() if agent.learns else None
     if checkpoint is not None:
-        agent, at = _resumed_training(checkpoint, agent, at)
+        agent, at = _resumed(checkpoint, agent, at, lambda e: {"stage": int(e["stage"]), "position": e["position"],
+                                                               "rows": list(e["rows"])})
     saved_at = time.monotonic()
     while at["stage"] < len(stages):
         i = at["stage"]
@@ -216,7 +217,7 @@ def train_test_task(params: dict) -> pd.DataFrame:
             if position["games"] == games:
                 at = {"stage": i + 1, "position": None, "rows": at["rows"]}
             if checkpoint is not None and time.monotonic() - saved_at >= CHECKPOINT_SECONDS:
-                checkpoint = _keep_training(checkpoint, agent, at)
+                checkpoint = _keep(checkpoint, agent, at)
                 saved_at = time.monotonic()
     frames = [_stage_frames(at["rows"], stages, agent.extra_fields)] if stages else []
     for j, (level, games) in enumerate(tests):
@@ -257,34 +258,6 @@ def _stage_frames(rows: list, stages, extra: tuple[str, ...]) -> pd.DataFrame:
     out.insert(0, "stage", stage)
     out.insert(0, "part", "train")
     return out
-
-
-def _keep_training(checkpoint, agent, at: dict):
-    """Write a train_test run's checkpoint (the learner; where training stands in the
-    header); the checkpoint, or None when the learner cannot be saved."""
-    try:
-        save_agent(agent, checkpoint.path, extra={"tag": checkpoint.tag, **at})
-    except ValueError:
-        return None
-    return checkpoint
-
-
-def _resumed_training(checkpoint, agent, at: dict):
-    """(agent, where training stands) from the run's checkpoint when there is one of this
-    task, else as given. A damaged or foreign file is ignored."""
-    if not checkpoint.path.exists():
-        return agent, at
-    try:
-        extra = saved_extra(checkpoint.path)
-        if extra.get("tag") != checkpoint.tag:
-            return agent, at
-        resumed = load_agent(checkpoint.path)
-        at = {"stage": int(extra["stage"]), "position": extra["position"], "rows": list(extra["rows"])}
-    except (ValueError, KeyError, TypeError):
-        return agent, at
-    if resumed.name != agent.name or resumed.params() != agent.params():
-        return agent, {"stage": 0, "position": None, "rows": []}
-    return resumed, at
 
 
 def train_spec(agent: str, agent_params: dict, schedule, tests=(), table=False, seed=0) -> dict:
@@ -346,7 +319,9 @@ def train_eval_task(params: dict) -> pd.DataFrame:
     train_rows, eval_rows, first = [], [], 1
     checkpoint = task_checkpoint() if agent.learns else None
     if checkpoint is not None:
-        agent, train_rows, eval_rows, first = _resumed(checkpoint, agent, train_rows, eval_rows, first)
+        agent, (train_rows, eval_rows, first) = _resumed(
+            checkpoint, agent, (train_rows, eval_rows, first),
+            lambda e: (_rows(e["train_rows"]), _rows(e["eval_rows"]), int(e["point"]) + 1))
     saved_at = time.monotonic()
     for point in range(first, points + 1):
         if agent.learns:
@@ -360,7 +335,8 @@ def train_eval_task(params: dict) -> pd.DataFrame:
         ev = play(policy, level, n_eval, evaluation_seed(params["eval_seed"], point), progress=False)
         eval_rows.append({"games_end": point * every, "boards": n_eval, "wins": int(ev["won"].sum())})
         if checkpoint is not None and point < points and time.monotonic() - saved_at >= CHECKPOINT_SECONDS:
-            checkpoint = _keep(checkpoint, agent, point, train_rows, eval_rows)
+            checkpoint = _keep(checkpoint, agent, {"point": point, "train_rows": _table(train_rows),
+                                                   "eval_rows": _table(eval_rows)})
             saved_at = time.monotonic()
     frames = [pd.DataFrame(train_rows).assign(part="train")] if train_rows else []
     frames.append(pd.DataFrame(eval_rows).assign(part="eval"))
@@ -369,34 +345,34 @@ def train_eval_task(params: dict) -> pd.DataFrame:
     return out
 
 
-def _keep(checkpoint, agent, point: int, train_rows: list, eval_rows: list):
-    """Write a train_eval run's checkpoint after `point` (the learner, then the rows so
-    far in the file's header); the checkpoint, or None when the learner cannot be saved
+def _keep(checkpoint, agent, facts: dict):
+    """Write a training run's checkpoint: the learner, and `facts` (where the run stands,
+    JSON) in the file's header; the checkpoint, or None when the learner cannot be saved
     (the run goes on without checkpoints)."""
-    extra = {"tag": checkpoint.tag, "point": point, "train_rows": _table(train_rows), "eval_rows": _table(eval_rows)}
     try:
-        save_agent(agent, checkpoint.path, extra=extra)
+        save_agent(agent, checkpoint.path, extra={"tag": checkpoint.tag, **facts})
     except ValueError:
         return None
     return checkpoint
 
 
-def _resumed(checkpoint, agent, train_rows: list, eval_rows: list, first: int):
-    """(agent, train_rows, eval_rows, first point) from the run's checkpoint when there is
-    one of this task (its tag), else as given. A damaged or foreign file is ignored."""
+def _resumed(checkpoint, agent, start, read):
+    """(agent, where the run stands) from the run's checkpoint when there is one of this
+    task (its tag), `read(facts)` giving where it stands; else (agent, start). A damaged or
+    foreign file, or one of another agent, is ignored."""
     if not checkpoint.path.exists():
-        return agent, train_rows, eval_rows, first
+        return agent, start
     try:
-        extra = saved_extra(checkpoint.path)
-        if extra.get("tag") != checkpoint.tag:
-            return agent, train_rows, eval_rows, first
+        facts = saved_extra(checkpoint.path)
+        if facts.get("tag") != checkpoint.tag:
+            return agent, start
         resumed = load_agent(checkpoint.path)
-        kept = _rows(extra["train_rows"]), _rows(extra["eval_rows"]), int(extra["point"]) + 1
+        where = read(facts)
     except (ValueError, KeyError, TypeError):
-        return agent, train_rows, eval_rows, first
+        return agent, start
     if resumed.name != agent.name or resumed.params() != agent.params():
-        return agent, train_rows, eval_rows, first
-    return (resumed, *kept)
+        return agent, start
+    return resumed, where
 
 
 def _table(rows: list[dict]) -> dict:

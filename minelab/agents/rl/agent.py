@@ -125,12 +125,13 @@ class RLAgent(Agent):
         self.games[:] = games
 
     def _saved_values(self) -> dict:
-        """The family's values as plain arrays (views of them: written at once)."""
-        raise NotImplementedError
+        """The family's values as plain arrays (views of them: written at once); here its
+        state table's (`table.saved`), which linear Q, holding weights, overrides."""
+        return self.table.saved()
 
     def _restore_values(self, arrays: dict) -> None:
         """Take back what `_saved_values` wrote (the values of the bound shape exist, empty)."""
-        raise NotImplementedError
+        self.table.put_saved(arrays)
 
     def frozen(self) -> "RLAgent":
         """A greedy, non-learning view of this agent sharing its values (evaluation):

@@ -277,12 +277,6 @@ class MctsAgent(RLAgent):
     def _new_work(self, cells):
         return new_mcts_work(cells)
 
-    def _saved_values(self):
-        return self.table.saved()
-
-    def _restore_values(self, arrays):
-        self.table.put_saved(arrays)
-
     def _workspace(self, gs):
         key = (gs.shown.shape[0], int(gs.spec[SP_MINES]))
         if key not in self._ws:

@@ -244,12 +244,6 @@ class TabularAgent(RLAgent):
     def _new_work(self, cells):
         return new_tabular_work(cells)
 
-    def _saved_values(self):
-        return self.table.saved()
-
-    def _restore_values(self, arrays):
-        self.table.put_saved(arrays)
-
     def _make_room(self):
         if self.learning:
             self.table.reserve(self.table.cells)
