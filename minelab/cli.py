@@ -1,4 +1,4 @@
-"""The `minelab` command: play, analyse, bench, reproduce.
+"""The `minelab` command: play, analyse, bench, reproduce, keep.
 
     minelab play AGENT LEVEL --games N --seed S [--json]
     minelab analyse FILE [--top N] [--seed S] [--json]     (FILE: a position, or - for stdin)
@@ -6,6 +6,7 @@
                   [--train-games N]
     minelab bench reproduce [--profile P] [--save]
     minelab reproduce [--profile smoke|quick|paper] [--only NAME] [--scheduler ADDR]
+    minelab keep [--min-seconds S] [--prune]
 """
 from __future__ import annotations
 
@@ -123,6 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--only", action="append", help="notebook stem to run (repeatable)")
     r.add_argument("--scheduler", default=None, help="dask scheduler address, e.g. tcp://host:8786")
     r.add_argument("--seed", type=_seed, default=0)
+
+    k = sub.add_parser("keep", help="copy long tasks' results from the sweep's cache into data/kept, to commit")
+    k.add_argument("--min-seconds", type=_number(float, lambda v: v >= 0, "a number >= 0"), default=600.0,
+                   help="keep the results that took at least this long to compute (default 600)")
+    k.add_argument("--prune", action="store_true",
+                   help="first remove the kept results that today's code would not serve")
     return parser
 
 
@@ -679,11 +686,24 @@ def cmd_reproduce(args) -> int:
     return 0
 
 
+def cmd_keep(args) -> int:
+    from . import paths, sweep
+
+    if args.prune:
+        for path in sweep.prune_kept():
+            print(f"removed {path}")
+    written = sweep.keep(args.min_seconds)
+    for path in written:
+        print(f"kept {path}")
+    print(f"{len(written)} result(s) kept in {paths.kept_root()}")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     handler = {"play": cmd_play, "analyse": cmd_analyse, "bench": cmd_bench, "reproduce": cmd_reproduce,
-               "optimal": cmd_optimal}[args.command]
+               "optimal": cmd_optimal, "keep": cmd_keep}[args.command]
     try:
         return handler(args)
     except (ValueError, RuntimeError, OSError) as exc:

@@ -3,6 +3,8 @@
 Reads
   published numbers  data/published/*.csv of the checkout minelab runs from; in a wheel
                      install, the same files shipped inside the package (minelab._published)
+  kept results       $MINELAB_KEPT, else <project>/data/kept: results of long tasks kept with
+                     the project (`minelab keep`), served by the sweep like its cache
   golden digests     minelab/agents/behaviour.json: each agent's golden-playthrough digest
                      (written only by `python -m minelab.playthrough --regenerate`), the
                      code stamp of cached results and of recorded numbers
@@ -13,6 +15,7 @@ Writes, all under the *project directory*:
                      data/published/); else the current directory
   figures            $MINELAB_FIGURES_DIR, else <project>/figures
   results            $MINELAB_RESULTS, else <project>/data/results (the sweep's cache)
+  kept results       `minelab keep` copies long tasks' results from the cache to data/kept
   build              <project>/build (executed notebooks)
   bench figures      <project>/data/bench/<WHAT>.csv (`minelab bench WHAT --save`)
   notebooks          <project>/notebooks in a checkout; else the copies shipped in the
@@ -36,6 +39,7 @@ from pathlib import Path
 PROJECT_ENV = "MINELAB_PROJECT"
 FIGURES_ENV = "MINELAB_FIGURES_DIR"
 RESULTS_ENV = "MINELAB_RESULTS"
+KEPT_ENV = "MINELAB_KEPT"
 _CHECKOUT = Path(__file__).resolve().parent.parent  # the checkout, when minelab runs from one
 BEHAVIOUR_FILE = Path(__file__).resolve().parent / "agents" / "behaviour.json"  # golden-playthrough digests
 
@@ -98,6 +102,14 @@ def results_root() -> Path:
     """$MINELAB_RESULTS, else <project>/data/results (the sweep's result cache)."""
     env = os.environ.get(RESULTS_ENV)
     return Path(env).expanduser() if env else project_dir() / "data" / "results"
+
+
+def kept_root() -> Path:
+    """$MINELAB_KEPT, else <project>/data/kept: the results of long tasks that the project
+    keeps under version control (`minelab keep`), so that a paper-size run on another
+    machine starts from them. The sweep serves one only when today's code made it."""
+    env = os.environ.get(KEPT_ENV)
+    return Path(env).expanduser() if env else project_dir() / "data" / "kept"
 
 
 def build_dir() -> Path:

@@ -38,6 +38,13 @@ interrupted task, by any executor, goes on from it; the checkpoint is deleted on
 result is written, and one made by other code or for another task is never read. The
 task decides what goes into it and must give the same result resumed as uninterrupted.
 
+Why some results are committed: a paper-size run holds tasks of an hour or more each,
+more than a machine may be kept for. `keep` copies the results that took at least
+`min_seconds` from the cache into the project's data/kept (`paths.kept_root`), under the
+same names; `run_sweep` and `load_results` serve a task missing from the cache from there,
+checked exactly as a cached file is (a kept result made by other code is recomputed, and
+`prune_kept` removes it). A task is computed only where neither holds today's result.
+
 Why results are bitwise identical on every executor: a task's result depends only on
 its params (the seed is one of them; workers share no state), and the frame handed
 back is always the one read from the parquet file, whether the task ran just now, in
@@ -79,7 +86,8 @@ from .engine import new_deal_work
 from .levels import Level
 
 __all__ = [
-    "task_kind", "list_task_kinds", "task_key", "result_path", "default_results_dir",
+    "task_kind", "list_task_kinds", "task_key", "result_path", "default_results_dir", "kept_path", "keep",
+    "prune_kept",
     "validate_tasks", "run_sweep", "load_results", "task_rows", "grid", "derive_seed",
     "code_stamp", "kind_revisions", "task_checkpoint", "Checkpoint", "TaskError", "MissingResultsError",
     "CorruptResultWarning", "StaleResultWarning",
@@ -244,6 +252,89 @@ def result_path(task: Mapping, results_dir=None) -> Path:
         'play-7c4fde2258d59b44.parquet'
     """
     return _results_dir(results_dir) / task["kind"] / f"{task_key(task)}.parquet"
+
+
+def kept_path(task: Mapping, kept_dir=None) -> Path:
+    """Where the task's kept result lives: <kept_dir>/<kind>/<task_key>.parquet, kept_dir
+    defaulting to the project's data/kept (`paths.kept_root`)."""
+    root = Path(kept_dir).expanduser() if kept_dir is not None else paths.kept_root()
+    return root.resolve() / task["kind"] / f"{task_key(task)}.parquet"
+
+
+def _read_kept(task: dict, stamp: bytes, kept_dir=None, warn: bool = True) -> pd.DataFrame | None:
+    """The task's kept result if it is today's, else None (a kept file that is not: warned)."""
+    path = kept_path(task, kept_dir)
+    if not path.exists():
+        return None
+    frame, problem = _read_result(path, task, stamp)
+    if frame is None and warn:
+        warnings.warn(f"kept result {path} is {problem}; not served (minelab keep --prune removes it)",
+                      StaleResultWarning if problem.startswith(STALE) else CorruptResultWarning, stacklevel=3)
+    return frame
+
+
+def _result_files(folder: Path) -> list[Path]:
+    """The result files under folder/<kind>/, in name order (checkpoints are not results)."""
+    return sorted(p for p in folder.glob("*/*.parquet") if p.is_file())
+
+
+def _file_task(path: Path) -> tuple[dict | None, dict]:
+    """(task, info) from a result file's metadata; (None, {}) when it is not one."""
+    try:
+        meta = pq.read_schema(path).metadata or {}
+        if meta.get(_META_FORMAT) != FORMAT.encode():
+            return None, {}
+        return json.loads(meta[_META_TASK]), json.loads(meta.get(_META_INFO, b"{}"))
+    except Exception:  # not a result file: nothing to keep
+        return None, {}
+
+
+def _today_stamp(task: dict) -> bytes | None:
+    """The canonical code stamp today's code gives `task`; None for a task it cannot run."""
+    try:
+        return _canonical(code_stamp(task)).encode("ascii")
+    except (ValueError, KeyError, TypeError, ImportError):
+        return None
+
+
+def keep(min_seconds: float = 600.0, results_dir=None, kept_dir=None) -> list[Path]:
+    """Copy into the kept results (`kept_path`) every result in the cache that took at
+    least `min_seconds` to compute and that today's code made (read back and checked
+    like any served file). Returns the kept files written (those already kept with the
+    same bytes are left alone)."""
+    if isinstance(min_seconds, bool) or not isinstance(min_seconds, (int, float)) or not min_seconds >= 0:
+        raise ValueError(f"min_seconds must be a number >= 0, got {min_seconds!r}")
+    written = []
+    for path in _result_files(_results_dir(results_dir)):
+        task, info = _file_task(path)
+        if task is None or float(info.get("seconds", 0.0)) < min_seconds:
+            continue
+        stamp = _today_stamp(task)
+        if stamp is None:
+            continue  # a kind no longer registered: nothing today's code made
+        if _read_result(path, task, stamp)[0] is None:
+            continue
+        target = kept_path(task, kept_dir)
+        data = path.read_bytes()
+        if target.exists() and target.read_bytes() == data:
+            continue
+        atomic_write(target, lambda f: f.write(data), mode="wb")
+        written.append(target)
+    return written
+
+
+def prune_kept(kept_dir=None) -> list[Path]:
+    """Remove every kept result that today's code would not serve (made by other code,
+    of a kind no longer registered, or damaged). Returns the files removed."""
+    root = Path(kept_dir).expanduser() if kept_dir is not None else paths.kept_root()
+    removed = []
+    for path in _result_files(root.resolve()):
+        task, _ = _file_task(path)
+        stamp = None if task is None else _today_stamp(task)
+        if stamp is None or _read_result(path, task, stamp)[0] is None:
+            path.unlink()
+            removed.append(path)
+    return removed
 
 
 def code_stamp(task: Mapping) -> dict:
@@ -636,8 +727,9 @@ def run_sweep(tasks, *, results_dir=None, executor="processes", max_workers=None
         a Client is opened here and closed afterwards.
     Workers write the files: `results_dir` must be on a filesystem they share with us.
 
-    Saved results are reused unless `recompute`; a file that does not read back as its
-    task's result is reported (CorruptResultWarning) and recomputed. If tasks fail, the
+    Saved results are reused unless `recompute`: the cache's, else the kept ones (`keep`);
+    a file that does not read back as its task's result is reported (CorruptResultWarning)
+    and recomputed. If tasks fail, the
     others still run and are saved, then TaskError names the first failure.
 
     Returns the tasks' result frames in task order, each preceded by the task's params as
@@ -676,6 +768,9 @@ def run_sweep(tasks, *, results_dir=None, executor="processes", max_workers=None
                 warnings.warn(f"result file {path} of task {i} is {problem}; recomputing it",
                               StaleResultWarning if stale else CorruptResultWarning, stacklevel=2)
             frames[i] = frame
+        for i, task in enumerate(tasks):
+            if frames[i] is None:
+                frames[i] = _read_kept(task, stamps[i])
     todo = [(i, tasks[i]) for i in range(len(tasks)) if frames[i] is None]
 
     failures: list[tuple[int, BaseException]] = []
@@ -744,6 +839,8 @@ def load_results(tasks, results_dir=None) -> pd.DataFrame:
     for i, task in enumerate(tasks):
         path = result_path(task, root)
         frame, problem = _read_result(path, task, stamps[i])
+        if frame is None:
+            frame = _read_kept(task, stamps[i])
         if frame is None:
             if problem != "missing":
                 warnings.warn(f"result file {path} of task {i} is {problem}",

@@ -104,3 +104,18 @@ def test_every_quick_result_is_stamped():
 def test_every_paper_size_result_is_stamped():
     missing = unstamped(False)
     assert not missing, f"{len(missing)} paper-size results without a code stamp:\n" + "\n".join(missing)
+
+
+def test_every_kept_result_is_made_by_todays_code():
+    """data/kept holds long tasks' results (`minelab keep`); one that today's code would not
+    serve is dead weight that a reader could take for evidence."""
+    root = Path(__file__).resolve().parent.parent / "data" / "kept"
+    stale = []
+    for path in sweep._result_files(root):
+        task, _ = sweep._file_task(path)
+        stamp = None if task is None else sweep._today_stamp(task)
+        problem = "not a result file" if stamp is None else sweep._read_result(path, task, stamp)[1]
+        if problem:
+            stale.append(f"{path.relative_to(root.parent.parent)}: {problem}")
+    assert not stale, "kept results today's code would not serve (minelab keep --prune removes them):\n" + \
+        "\n".join(stale)

@@ -464,3 +464,48 @@ def test_result_file_records_version_and_stamp(tmp_path):
 def test_revision_must_be_a_positive_integer():
     with pytest.raises(ValueError, match="revision must be a positive integer"):
         ex.task_kind("test.bad", revision=0)
+
+
+# --- kept results: long tasks' results committed with the project ------------------------
+
+def test_kept_results_serve_a_fresh_cache_until_other_code_would_make_them(tmp_path, monkeypatch):
+    kept = tmp_path / "kept"
+    monkeypatch.setenv("MINELAB_KEPT", str(kept))
+    first = run_sweep(probes([1, 2]), results_dir=tmp_path / "a", executor="serial", progress=False)
+    assert ex.keep(min_seconds=1e9, results_dir=tmp_path / "a") == []  # none took that long
+    written = ex.keep(min_seconds=0, results_dir=tmp_path / "a")
+    assert sorted(written) == sorted(ex.kept_path(t) for t in probes([1, 2]))
+    assert ex.keep(min_seconds=0, results_dir=tmp_path / "a") == []  # kept already, the same bytes
+    CALLS.clear()
+    run_sweep(probes([1, 2, 3]), results_dir=tmp_path / "b", executor="serial", progress=False)
+    assert CALLS == [3]  # 1 and 2 come from the kept results, and stay there only
+    assert files(tmp_path / "b") == [f"test.probe/{task_key(probes([3])[0])}.parquet"]
+    tm.assert_frame_equal(first, load_results(probes([1, 2]), tmp_path / "b"))
+
+    (kept / "test.probe" / "junk.parquet").write_bytes(b"not a result")
+    monkeypatch.setitem(ex._KINDS, "test.probe", ex._KINDS["test.probe"]._replace(revision=2))
+    assert ex.keep(min_seconds=0, results_dir=tmp_path / "a") == []  # the cache's files are stale now
+    CALLS.clear()
+    with pytest.warns(ex.StaleResultWarning, match="kept result .* computed by other code"):
+        run_sweep(probes([1]), results_dir=tmp_path / "c", executor="serial", progress=False)
+    assert CALLS == [1]
+    removed = ex.prune_kept()
+    assert sorted(p.name for p in removed) == sorted([ex.kept_path(t).name for t in probes([1, 2])]
+                                                     + ["junk.parquet"])
+    assert files(kept) == []
+
+
+def test_keep_command(tmp_path, monkeypatch, capsys):
+    from minelab import cli
+
+    monkeypatch.setenv("MINELAB_RESULTS", str(tmp_path / "results"))
+    monkeypatch.setenv("MINELAB_KEPT", str(tmp_path / "kept"))
+    run_sweep(probes([4]), executor="serial", progress=False)
+    assert cli.main(["keep", "--min-seconds", "0", "--prune"]) == 0
+    assert "1 result(s) kept" in capsys.readouterr().out
+    assert files(tmp_path / "kept") == [f"test.probe/{task_key(probes([4])[0])}.parquet"]
+    with pytest.raises(SystemExit):
+        cli.main(["keep", "--min-seconds", "-1"])
+    assert "--min-seconds: must be a number >= 0" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="min_seconds"):
+        ex.keep(min_seconds=-1)
