@@ -729,8 +729,8 @@ def run_sweep(tasks, *, results_dir=None, executor="processes", max_workers=None
 
     Saved results are reused unless `recompute`: the cache's, else the kept ones (`keep`);
     a file that does not read back as its task's result is reported (CorruptResultWarning)
-    and recomputed. If tasks fail, the
-    others still run and are saved, then TaskError names the first failure.
+    and recomputed. If tasks fail, the others still run and are saved, then TaskError
+    names the first failure.
 
     Returns the tasks' result frames in task order, each preceded by the task's params as
     columns (dict/list params as JSON strings), with a fresh RangeIndex. The numbers
@@ -824,7 +824,8 @@ def run_sweep(tasks, *, results_dir=None, executor="processes", max_workers=None
 
 
 def load_results(tasks, results_dir=None) -> pd.DataFrame:
-    """The saved results of `tasks`, as run_sweep returns them, without computing anything.
+    """The saved results of `tasks` (the cache's, else the kept ones), as run_sweep
+    returns them, without computing anything.
 
     Raises MissingResultsError listing every task with no valid file (damaged files, and
     files computed by other code, are also warned about). The kinds must be importable
