@@ -329,12 +329,19 @@ def prune_kept(kept_dir=None) -> list[Path]:
     root = Path(kept_dir).expanduser() if kept_dir is not None else paths.kept_root()
     removed = []
     for path in _result_files(root.resolve()):
-        task, _ = _file_task(path)
-        stamp = None if task is None else _today_stamp(task)
-        if stamp is None or _read_result(path, task, stamp)[0] is None:
+        if _served_problem(path):
             path.unlink()
             removed.append(path)
     return removed
+
+
+def _served_problem(path: Path) -> str | None:
+    """Why today's code would not serve the result file `path` (None: it would)."""
+    task, _ = _file_task(path)
+    stamp = None if task is None else _today_stamp(task)
+    if stamp is None:
+        return "not a result file of a task today's code can run"
+    return _read_result(path, task, stamp)[1]
 
 
 def code_stamp(task: Mapping) -> dict:

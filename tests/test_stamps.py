@@ -112,9 +112,7 @@ def test_every_kept_result_is_made_by_todays_code():
     root = Path(__file__).resolve().parent.parent / "data" / "kept"
     stale = []
     for path in sweep._result_files(root):
-        task, _ = sweep._file_task(path)
-        stamp = None if task is None else sweep._today_stamp(task)
-        problem = "not a result file" if stamp is None else sweep._read_result(path, task, stamp)[1]
+        problem = sweep._served_problem(path)
         if problem:
             stale.append(f"{path.relative_to(root.parent.parent)}: {problem}")
     assert not stale, "kept results today's code would not serve (minelab keep --prune removes them):\n" + \
