@@ -3,7 +3,13 @@ Mann-Whitney, ECDF, and the one-line win-rate summary used everywhere."""
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats as _st
+
+
+def _stats():
+    """scipy.stats, imported on first use: it is a second of every process's start (a sweep
+    worker, a notebook kernel), and most processes that import minelab never need it."""
+    from scipy import stats
+    return stats
 
 
 def wilson(wins: int, games: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -20,7 +26,7 @@ def wilson(wins: int, games: int, confidence: float = 0.95) -> tuple[float, floa
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
     if games == 0:
         return (0.0, 1.0)
-    ci = _st.binomtest(wins, games).proportion_ci(confidence_level=confidence, method="wilson")
+    ci = _stats().binomtest(wins, games).proportion_ci(confidence_level=confidence, method="wilson")
     return float(ci.low), float(ci.high)
 
 
@@ -58,10 +64,10 @@ def chi2_gof(observed, expected, alpha: float = 0.05, min_expected: float = 0.0,
     if np.any(obs[~keep] > 0):
         raise ValueError("an observed count falls in a bin whose expected count is zero")
     obs, exp = obs[keep], exp[keep]
-    res = _st.chisquare(obs, exp, ddof=ddof)
+    res = _stats().chisquare(obs, exp, ddof=ddof)
     dof = obs.size - 1 - ddof
     return {"statistic": float(res.statistic), "dof": int(dof), "p_value": float(res.pvalue),
-            "critical": float(_st.chi2.ppf(1 - alpha, dof)), "alpha": alpha, "bins": int(obs.size)}
+            "critical": float(_stats().chi2.ppf(1 - alpha, dof)), "alpha": alpha, "bins": int(obs.size)}
 
 
 def _pool_small_bins(obs, exp, min_expected):
@@ -91,7 +97,7 @@ def mann_whitney(x, y, alternative: str = "two-sided") -> dict:
         >>> mann_whitney([1, 2, 3], [4, 5, 6])["p_value"]
         0.1
     """
-    res = _st.mannwhitneyu(np.asarray(x), np.asarray(y), alternative=alternative)
+    res = _stats().mannwhitneyu(np.asarray(x), np.asarray(y), alternative=alternative)
     return {"statistic": float(res.statistic), "p_value": float(res.pvalue)}
 
 
@@ -102,7 +108,7 @@ def two_proportion(wins_a: int, games_a: int, wins_b: int, games_b: int) -> dict
         True
     """
     table = [[wins_a, games_a - wins_a], [wins_b, games_b - wins_b]]
-    res = _st.fisher_exact(table)
+    res = _stats().fisher_exact(table)
     return {"odds_ratio": float(res.statistic), "p_value": float(res.pvalue)}
 
 
@@ -120,7 +126,7 @@ def t_interval(values, confidence: float = 0.95) -> tuple[float, float, float]:
     mean = float(x.mean())
     if x.size == 1:
         return mean, float("nan"), float("nan")
-    half = float(_st.t.ppf(0.5 + confidence / 2, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size))
+    half = float(_stats().t.ppf(0.5 + confidence / 2, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size))
     return mean, mean - half, mean + half
 
 
@@ -131,5 +137,5 @@ def ecdf(sample) -> tuple[np.ndarray, np.ndarray]:
         >>> x.tolist(), f.round(2).tolist()
         ([1.0, 2.0, 3.0], [0.33, 0.67, 1.0])
     """
-    res = _st.ecdf(np.asarray(sample, float))
+    res = _stats().ecdf(np.asarray(sample, float))
     return res.cdf.quantiles, res.cdf.probabilities
