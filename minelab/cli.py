@@ -286,8 +286,11 @@ def bench_rl(seconds: float, train_games: int) -> list[dict]:
         fresh = make_agent(name)
         play(fresh, RL_EXPERT, 20, seed=0, progress=False)  # compile / load the cache
         n, elapsed = _timed(lambda k: play(fresh, RL_EXPERT, k, seed=next(seed), progress=False), seconds, n=1_000)
+        table = getattr(fresh, "table", None)  # linear Q has weights of a fixed size instead
+        room = {} if table is None else {"states": fresh.states, "table_bytes": table.nbytes,
+                                          "bytes_per_state": table.nbytes / max(1, fresh.states)}
         rows.append({"what": f"{name} training on expert, first games", "agent": name, "level": RL_EXPERT,
-                     "games": n, "seconds": elapsed})
+                     "games": n, "seconds": elapsed, **room})
     for r in rows:
         r.update({"bench": "rl", "level": r.get("level", RL_LEVEL), "seconds": round(r["seconds"], 4),
                   "games_per_second": r["games"] / r["seconds"]})

@@ -181,6 +181,39 @@ def test_no_guess_column_plays_every_agent_on_no_guess_boards():
     assert provenance.function_token(board.no_guess_win_rates) in provenance.take()  # its stamp names its own code
 
 
+def test_table_learners_are_the_learners_whose_memory_is_whole_boards():
+    from minelab.agents.rl.table import CoveredTable, StateTable
+    whole = set()
+    for r in board.roster().itertuples():
+        agent = ml.make_agent(r.agent)
+        if r.how == "learner" and hasattr(agent, "_allocate"):
+            agent._allocate(16)  # the table a 16-cell board gives it
+        if isinstance(getattr(agent, "table", None), (StateTable, CoveredTable)):
+            whole.add(r.agent)
+    assert whole == set(board.TABLE_LEARNERS)
+
+
+def test_table_learners_train_at_most_table_train_games(monkeypatch):
+    class Stop(Exception):
+        pass
+
+    seen = {}
+
+    def capture(tasks, **kwargs):
+        seen["tasks"] = tasks
+        raise Stop
+
+    monkeypatch.setattr(board, "run_sweep", capture)
+    sizes = dict(board.SIZES["smoke"], train_games=50, expert_train_games=40, table_train_games=30)
+    with pytest.raises(Stop):
+        board.leaderboard_win_rates(**sizes, agents=["q-learning", "mcts", "greedy-mab"], levels=["8x8x10", "16x30x99"])
+    trained = {(t["agent"], t["schedule"][0][0].split(":")[0]): t["schedule"][0][1] for t in seen["tasks"]
+               if t["kind"] == "train_test"}
+    assert trained == {("q-learning", "8x8x10"): 30, ("q-learning", "16x30x99"): 30, ("mcts", "8x8x10"): 30,
+                       ("mcts", "16x30x99"): 30, ("greedy-mab", "8x8x10"): 50, ("greedy-mab", "16x30x99"): 40}
+    assert "q-learning, sarsa, mcts at most 200,000" in board.training_sizes("paper")
+
+
 def test_roster_lists_every_registered_agent():
     who = board.roster()
     assert list(who["agent"]) == ml.list_agents()

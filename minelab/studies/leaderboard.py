@@ -23,7 +23,10 @@ How each agent is measured:
   (`minelab.tasks`: train on the level, then test a copy of the trained agent; as in
   the bandit paper's code the copy keeps learning while it is tested). A bandit agent
   makes its own first click (`first_move="agent"`: the authors' program instead opens
-  a zero for the agent by reading the mines);
+  a zero for the agent by reading the mines). The learners whose memory is a table of
+  whole boards (TABLE_LEARNERS) train at most `table_train_games` games: they almost
+  never meet a board twice, so their tables grow by a few states every game, on every
+  standard level, and 10^6 games of mcts on expert outgrow a 24 GB machine;
 * the oracle reads the hidden mines (a labelled cheat): it is measured and shown
   separately, as the ceiling, never ranked with the agents;
 * an agent in SKIP is listed with its reason and not run.
@@ -72,16 +75,24 @@ TRAINED_REASON = ("trained before it plays (minelab.agents.gardea): its strength
 # now (one core, measured here: csp ~2,300, hcsp ~2,000, gardea-csp ~2,600, best ~230 games/s).
 SLOW_AGENTS: tuple[str, ...] = ()
 
+# The learners whose memory is a table keyed by the whole board (minelab.agents.rl.table):
+# a state is a whole view, so on these levels nearly every state of a game is new.
+TABLE_LEARNERS = ("q-learning", "sarsa", "mcts")
+
 # Run sizes per profile. paper: 10^5 games (2x10^4 on expert), as asked for the CSP family;
 # learners train 10^6 games on the level (the bandit paper's training size) and are tested
-# on 10^4 games (its test size).
+# on 10^4 games (its test size); TABLE_LEARNERS train at most table_train_games: their
+# tables grow with every game (`minelab bench rl`'s expert rows give the bytes a state),
+# and 2x10^5 games keep each within about 4 GiB, so two sweep workers fit in 16 GB.
 SIZES = {
     "smoke": {"games": 20, "expert_games": 10, "slow_expert_games": 4, "train_games": 200,
-              "expert_train_games": 100, "test_games": 20, "expert_test_games": 10},
+              "expert_train_games": 100, "table_train_games": 200, "test_games": 20, "expert_test_games": 10},
     "quick": {"games": 10_000, "expert_games": 2_000, "slow_expert_games": 200, "train_games": 20_000,
-              "expert_train_games": 5_000, "test_games": 2_000, "expert_test_games": 500},
+              "expert_train_games": 5_000, "table_train_games": 20_000, "test_games": 2_000,
+              "expert_test_games": 500},
     "paper": {"games": 100_000, "expert_games": 20_000, "slow_expert_games": 2_000, "train_games": 1_000_000,
-              "expert_train_games": 1_000_000, "test_games": 10_000, "expert_test_games": 10_000},
+              "expert_train_games": 1_000_000, "table_train_games": 200_000, "test_games": 10_000,
+              "expert_test_games": 10_000},
 }
 # Published rules: minelab's two, and "first-zero scan" (the bandit paper's program opens for
 # its agent the first zero cell of a column-major scan: neither safe nor opening; shown apart).
@@ -163,21 +174,26 @@ def roster(agents=None, skip=None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["agent", "how", "reason"])
 
 
-def _sizes(level: str, sizes: dict, slow: bool) -> tuple[int, int, int]:
-    """(games, train_games, test_games) for one level."""
+def _sizes(level: str, sizes: dict, slow: bool, agent: str | None = None) -> tuple[int, int, int]:
+    """(games, train_games, test_games) for one level (train_games: `agent`'s)."""
     if level == EXPERT:
-        return (sizes["slow_expert_games"] if slow else sizes["expert_games"],
-                sizes["expert_train_games"], sizes["expert_test_games"])
-    return sizes["games"], sizes["train_games"], sizes["test_games"]
+        games, train, test = (sizes["slow_expert_games"] if slow else sizes["expert_games"],
+                              sizes["expert_train_games"], sizes["expert_test_games"])
+    else:
+        games, train, test = sizes["games"], sizes["train_games"], sizes["test_games"]
+    if agent in TABLE_LEARNERS:
+        train = min(train, sizes["table_train_games"])
+    return games, train, test
 
 
 # ---------------------------------------------------------------------- the leaderboard
-# 14 parameters: seven run sizes as keyword defaults (one per kind of run, as every figure
+# 15 parameters: eight run sizes as keyword defaults (one per kind of run, as every figure
 # function has them), then the seed, the executor and the roster.
 def leaderboard_win_rates(games: int = SIZES["quick"]["games"], expert_games: int = SIZES["quick"]["expert_games"],
                           slow_expert_games: int = SIZES["quick"]["slow_expert_games"],
                           train_games: int = SIZES["quick"]["train_games"],
                           expert_train_games: int = SIZES["quick"]["expert_train_games"],
+                          table_train_games: int = SIZES["quick"]["table_train_games"],
                           test_games: int = SIZES["quick"]["test_games"],
                           expert_test_games: int = SIZES["quick"]["expert_test_games"],
                           seed: int = 0, executor="processes", agents=None, levels=LEVELS, rules=RULES,
@@ -187,7 +203,8 @@ def leaderboard_win_rates(games: int = SIZES["quick"]["games"], expert_games: in
     is measured; `agents` (default: every registered agent) restricts the roster."""
     sizes = {k: check_games(k, v) for k, v in dict(
         games=games, expert_games=expert_games, slow_expert_games=slow_expert_games, train_games=train_games,
-        expert_train_games=expert_train_games, test_games=test_games, expert_test_games=expert_test_games).items()}
+        expert_train_games=expert_train_games, table_train_games=table_train_games, test_games=test_games,
+        expert_test_games=expert_test_games).items()}
     seed = check_seed(seed)
     levels = _levels(levels)
     rules = _names("rules", rules, ALL_RULES)
@@ -206,9 +223,9 @@ def leaderboard_win_rates(games: int = SIZES["quick"]["games"], expert_games: in
                 if names:
                     n, _, _ = _sizes(lv, sizes, is_slow)
                     play_specs += play_tasks(names, ls, n, seed)
-            _, n_train, n_test = _sizes(lv, sizes, False)
             for r in who.itertuples():
                 if r.how in ("bandit", "learner"):
+                    _, n_train, n_test = _sizes(lv, sizes, False, r.agent)
                     params = BANDIT_PARAMS if r.how == "bandit" else {}
                     learn_specs[(r.agent, lv, rule)] = train_spec(r.agent, params, [(ls, n_train)], [(ls, n_test)],
                                                                   seed=seed)
@@ -381,7 +398,8 @@ def compare() -> pd.DataFrame:
 def training_sizes(profile: str) -> str:
     """One line saying how the learners are trained at `profile`."""
     s = SIZES[profile]
-    return (f"learners train {s['train_games']:,} games on each level ({s['expert_train_games']:,} on {EXPERT}) "
+    return (f"learners train {s['train_games']:,} games on each level ({s['expert_train_games']:,} on {EXPERT}; "
+            f"{', '.join(TABLE_LEARNERS)} at most {s['table_train_games']:,}) "
             f"and are tested on {s['test_games']:,} ({s['expert_test_games']:,})")
 
 
