@@ -99,8 +99,6 @@ def test_every_quick_result_is_stamped():
     assert not missing, "quick results without a code stamp:\n" + "\n".join(missing)
 
 
-@pytest.mark.xfail(strict=True, reason="paper-size results made before results carried a code stamp; "
-                   "each refreshes with the command the failure names (hours of compute each)")
 def test_every_paper_size_result_is_stamped():
     missing = unstamped(False)
     assert not missing, f"{len(missing)} paper-size results without a code stamp:\n" + "\n".join(missing)
