@@ -81,27 +81,22 @@ def test_every_stamped_measured_row_is_made_by_todays_code(paper):
     assert not stale, "\n".join(stale)
 
 
-def unstamped(profile_is_quick: bool) -> list[str]:
+def unstamped() -> list[str]:
     out = []
     for paper in PAPERS:
         for r in stamps(paper).to_dict("records"):
-            if not r["code"] and (r["profile"] == "quick") == profile_is_quick:
+            if not r["code"]:
                 out.append(f"figures/{paper}/{r['file']}: {refresh(r['notebook'], r['profile'])}")
         for r in report.load_measured(paper).to_dict("records"):
-            if not r["code"] and (r["profile"] == "quick") == profile_is_quick:
-                out.append(f"figures/{paper}/measured.csv ({r['item']}, {r['quantity']}): "
+            if not r["code"]:
+                out.append(f"figures/{paper}/measured.csv ({r['item']}, {r['quantity']}, {r['profile']}): "
                            f"{refresh(r['notebook'], r['profile'])}")
     return out
 
 
-def test_every_quick_result_is_stamped():
-    missing = unstamped(True)
-    assert not missing, "quick results without a code stamp:\n" + "\n".join(missing)
-
-
-def test_every_paper_size_result_is_stamped():
-    missing = unstamped(False)
-    assert not missing, f"{len(missing)} paper-size results without a code stamp:\n" + "\n".join(missing)
+def test_every_result_is_stamped():
+    missing = unstamped()
+    assert not missing, f"{len(missing)} results without a code stamp:\n" + "\n".join(missing)
 
 
 def test_every_kept_result_is_made_by_todays_code():
