@@ -1,7 +1,8 @@
 """Run-size profiles for notebooks: smoke (seconds, for tests), quick (default), paper.
 
 A notebook's parameters cell sets `profile`, `seed`, `scheduler` and optional
-overrides; `resolve_params` validates them all with errors that name the field.
+overrides; `resolve_params` validates them all with errors that name the field, and
+`executor_for` picks where the notebook's sweeps run.
 """
 from __future__ import annotations
 
@@ -31,3 +32,17 @@ def resolve_params(defaults: dict[str, dict], profile: str, seed, overrides: dic
             raise ValueError(f"{key} must be a positive integer, got {value!r}")
         sizes[key] = int(value)
     return {"profile": profile, "seed": int(seed), **sizes}
+
+
+def executor_for(profile: str, scheduler: str | None = None) -> str:
+    """Where a notebook's sweeps run (`sweep.run_sweep`'s executor): the dask scheduler when
+    one is given; else, at the smoke profile, "serial" (in the notebook's own process: its
+    tasks take milliseconds, and starting spawned workers, each importing minelab and
+    loading its kernels, would take seconds a sweep); else "processes"."""
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {', '.join(PROFILES)}; got {profile!r}")
+    if scheduler is not None:
+        if not isinstance(scheduler, str) or not scheduler.strip():
+            raise ValueError(f"scheduler must be an address such as tcp://host:8786 or None, got {scheduler!r}")
+        return scheduler
+    return "serial" if profile == "smoke" else "processes"

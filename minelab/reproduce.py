@@ -205,10 +205,11 @@ def run(profile: str = "quick", only=None, scheduler: str | None = None, seed: i
 
     profile: smoke | quick | paper. only: a notebook stem (or list of stems) to run
     instead of all. scheduler: a dask scheduler address passed to the notebooks (None:
-    local processes). record: a list that gets one dict per finished notebook (notebook,
-    profile, seconds, largest_process_gib, largest_process, all_processes_gib: what the
-    printed line says; `minelab bench reproduce` saves them). Returns the executed copies
-    (build/<stem>.ipynb), in run order.
+    local processes, or at the smoke profile each notebook's own: `profiles.executor_for`).
+    record: a list that gets one dict per finished notebook (notebook, profile, seconds,
+    largest_process_gib, largest_process, all_processes_gib: what the printed line says;
+    `minelab bench reproduce` saves them). Returns the executed copies (build/<stem>.ipynb),
+    in run order.
     A failing notebook stops the run with RuntimeError("notebook <stem> failed in cell
     <n>: <ename>: <evalue>"); its partly executed copy stays in build/.
     """

@@ -8,6 +8,7 @@ import papermill as pm
 import pytest
 
 from minelab import reproduce
+from minelab.profiles import executor_for
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = reproduce.list_notebooks()
@@ -50,6 +51,25 @@ def test_direct_writer_pattern():
     assert DIRECT_WRITERS.search("from minelab.report import save_table")
     assert not DIRECT_WRITERS.search("publish(result, paper.PAPER, paper.NOTEBOOK, profile)")
 
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs_its_sweeps_where_executor_for_says(path):
+    """A notebook that runs sweeps takes its executor from `profiles.executor_for`: smoke runs
+    in the kernel's own process, larger profiles in workers or on the given scheduler."""
+    code = "\n".join(_sources(path, "code"))
+    if "executor=" in code:
+        assert "executor = executor_for(profile, scheduler)" in code, f"{path.name} picks its executor itself"
+
+
+def test_executor_for_names_the_bad_field():
+    assert executor_for("smoke") == "serial"
+    assert executor_for("quick") == "processes" and executor_for("paper", None) == "processes"
+    assert executor_for("smoke", "tcp://host:8786") == "tcp://host:8786"
+    with pytest.raises(ValueError, match="profile"):
+        executor_for("huge")
+    with pytest.raises(ValueError, match="scheduler"):
+        executor_for("quick", "  ")
 
 @pytest.fixture
 def sandbox(tmp_path, monkeypatch):
