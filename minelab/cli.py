@@ -353,12 +353,14 @@ def bench_probability(level: str, seconds: float) -> dict:
 # best's options from D. Hill's steps and the larger endgame search (off by default), timed
 # beside best's defaults on these levels: what turning one on costs in games/s. Each is
 # named by its short name here and by its name in the strength study, whose parameters it
-# plays (strength.OPTIONS, CHECK_OPTIONS and GUESS_DETAILS: the options table, the options check
-# and the guess details table judge them).
+# plays (strength.OPTIONS, CHECK_OPTIONS, GUESS_DETAILS and CHAIN_CHECK: the options table, the
+# options check, the guess details table and the chain check judge them).
 CSP_OPTIONS = {"isolated_edges": "isolated components of a fixed mine count played by the exact search "
                                  "(D. Hill's isolated edge)",
                "chain_fifty_fifty": "chains of 50/50s: a cell that is a mine only in one state of a chain "
                                     "guessed at once",
+               "chain_join_cells 8": "the same, two chains joined through any number needing one mine "
+                                     "(chain_join_cells 8)",
                "sure_mines": "certain mines known at every guess",
                "all three": "all three of D. Hill's steps above",
                "endgame 1024 layouts": "endgame search over up to 1024 layouts",
@@ -383,9 +385,9 @@ def bench_csp(seconds: float):
         yield {**bench_probability(level, seconds), "bench": "csp"}
     for agent, level, start in CSP_BENCH:
         yield {**measure(agent, level, seconds, start), "bench": "csp"}
-    from .studies.strength import CHECK_OPTIONS, GUESS_DETAILS, OPTIONS
+    from .studies.strength import CHAIN_CHECK, CHECK_OPTIONS, GUESS_DETAILS, OPTIONS
 
-    judged = {**OPTIONS, **CHECK_OPTIONS, **GUESS_DETAILS}
+    judged = {**OPTIONS, **CHECK_OPTIONS, **GUESS_DETAILS, **CHAIN_CHECK}
     plays = {**{option: judged[name] for option, name in CSP_OPTIONS.items()}, **CSP_SPEED_OPTIONS}
     for level, start in CSP_OPTION_LEVELS:
         for option, params in plays.items():

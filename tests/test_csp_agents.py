@@ -950,6 +950,35 @@ def test_best_chain_fifty_fifty_is_a_mine_only_in_one_half_of_a_twin():
     assert found >= 3, found
 
 
+def test_best_chain_join_cells_joins_two_chains_through_a_wider_number():
+    """tests/data/best_chain_join.mine (see its README): the chains (0,22)-(1,22) and
+    (3,22)-(4,22) meet at a number needing one mine among five cells. With the default
+    join (three cells) step 3c finds no structure there; with chain_join_cells=8 it joins
+    the two chains into sides of two cells each and guesses one of the two joined cells,
+    each a mine in a third of the layouts. A bound outside 3-8 is an error naming it."""
+    from pathlib import Path
+
+    pos = ml.Position.read(Path(__file__).parent / "data" / "best_chain_join.mine")
+    lv = pos.level
+    joined = {(0, 22), (1, 22), (3, 22), (4, 22)}
+    steps = {}
+    for join in (3, 8):
+        agent = ml.make_agent("best", chain_fifty_fifty=True, chain_join_cells=join)
+        s = agent.state(lv.cells, lv.mines)
+        cell = next(q for kind, q in agent.decision(pos.game(seed=0)) if kind == REVEAL)
+        steps[join] = agent.guess_step(s), divmod(int(cell), lv.cols)
+        if join == 8:
+            mark = agent.buffers(lv.cells, lv.mines).chain_mark
+            sides = [{divmod(int(q), lv.cols) for q in np.flatnonzero(mark == m)} for m in (1, 2)]
+            assert sides[0] | sides[1] == joined and len(sides[0]) == len(sides[1]) == 2
+    assert steps[3][0] != "chain", steps
+    assert steps[8][0] == "chain" and steps[8][1] in {(1, 22), (3, 22)}, steps
+    p = pos.solve().probabilities
+    assert p[1, 22] == pytest.approx(p[3, 22]) and 0.3 < p[1, 22] < 0.35
+    for bad in (2, 9):
+        with pytest.raises(ValueError, match="chain_join_cells"):
+            ml.make_agent("best", chain_join_cells=bad)
+
 def test_best_dead_by_numbers_calls_dead_only_cells_whose_number_is_fixed():
     """`dead_by_numbers`'s test (`_dead_by_a_number`): a cell is dead when its uncertain
     neighbours are exactly a revealed number's uncertain cells other than itself. In the

@@ -37,9 +37,12 @@ written here from scratch. A decision takes the first of these steps that applie
 3c. Chains of 50/50s (`chain_fifty_fifty`, after D. Hill's chains of links): the same
    argument where the walls are numbers. Numbers needing one mine among two cells link
    them into chains whose cells alternate between two sides (two chains may be joined by
-   a number needing one mine among three cells, an end of each and a third); where every
-   other cell sees as many cells of one side as of the other, moving the mines from one
-   side to the other changes no number (`chain_fifty_fifty`). A living cell that is a mine
+   a number needing one mine among three cells, a cell of each and a third, or with
+   `chain_join_cells` among up to eight, any two in two chains, as D. Hill's pseudo links
+   do); where every other cell sees as many cells of one side as of the other, moving the
+   mines from one side to the other changes no number (`chain_fifty_fifty`). The number's
+   other cells are safe whenever one of the two is a mine, and they too must see both
+   sides alike: the argument needs no bound on their count. A living cell that is a mine
    only where its side holds all of the structure's mines is guessed; among several, the
    best by step 4's secondary score.
    With `sure_mines`, the certain mines of the position's solve count as known before
@@ -256,6 +259,7 @@ class BestBuffers(NamedTuple):
     chain_mark: np.ndarray  # int64[n] a candidate's cells: 1 one side, 2 the other, else 0
     chain_count: np.ndarray  # int64[n] scratch: a cell's neighbours on one side minus the other
     chain_bad: np.ndarray  # int64[n] per chain's root: 1 when the chain has an odd cycle
+    chain_cells: np.ndarray  # int64[MAX_CHAIN_JOIN_CELLS] a number's cells not yet known
 
 
 def new_best_buffers(cells: int, mines: int) -> BestBuffers:
@@ -296,6 +300,7 @@ def new_best_buffers(cells: int, mines: int) -> BestBuffers:
         chain_mark=np.zeros(cells, np.int64),
         chain_count=np.zeros(cells, np.int64),
         chain_bad=np.zeros(cells, np.int64),
+        chain_cells=np.zeros(MAX_CHAIN_JOIN_CELLS, np.int64),
     )
 
 
@@ -320,6 +325,7 @@ class BestSettings(NamedTuple):
     pseudo_fifty_fifty: bool  # step 3b: a cell that is a mine only where it is in an unresolvable 50/50 is guessed
     isolated_edges: bool  # step 2b: an isolated component with a fixed mine count is played by the exact search
     chain_fifty_fifty: bool  # step 3c: a cell that is a mine only in one state of a chain of 50/50s is guessed
+    chain_join_cells: int  # step 3c: the most cells of a number needing one mine that joins two chains
     sure_mines: bool  # at a guess, the solve's certain mines join the known ones before steps 2-5
     dead_by_numbers: bool  # secondary: a cell whose uncertain neighbours are a number's other ones is dead
     safest_next: bool  # secondary: a safer cell that is the single safest next whatever the chosen one shows goes first
@@ -1325,7 +1331,8 @@ def scan_fifty_fifties(gs, s, x, want_pseudo):
 # A number that needs one more mine among exactly two unknown cells links them: one is a
 # mine, the other safe. Links that share cells form chains, whose cells alternate between
 # two sides; two chains are also joined through a number that needs one mine among three
-# cells, one the end of each (and a third, safe whenever one of the ends is a mine). Take
+# cells (up to `chain_join_cells`), one cell of each chain (and the others, safe whenever
+# one of those two is a mine). Take
 # sides A and B of such a structure with |A| = |B| where every other cell that is not a
 # known mine sees as many cells of A as of B. Moving every mine of A onto B (where A holds
 # all the mines) then changes no number anywhere and not the mine count: the two layouts
@@ -1335,6 +1342,8 @@ def scan_fifty_fifties(gs, s, x, want_pseudo):
 # guessing c now loses exactly those layouts, as any play must lose half of each pair.
 # It is step 3b's argument, for walls made of numbers rather than of known mines.
 CHAIN_SIDE = 16  # the most cells a side may have (x.ltr_cells holds the side's mines)
+CHAIN_JOIN_CELLS = 3  # the most cells of a joining number by default (chain_join_cells)
+MAX_CHAIN_JOIN_CELLS = 8  # a number has at most eight neighbours
 
 
 @kernel
@@ -1354,10 +1363,10 @@ def _mine_for_sure(known, certain, u):
 
 
 @kernel
-def _one_mine_cells(view, known, certain, nbr, nbr_count, w, cells):
+def _one_mine_cells(view, known, certain, nbr, nbr_count, w, cells, most):
     """For a revealed cell w whose number needs one more mine: its unrevealed neighbours
     that are not mines for sure into cells[:k], returns k; 0 when it needs another count
-    or has more than three such neighbours (cells: at least 3 long)."""
+    or has more than `most` such neighbours (cells: at least `most` long)."""
     need = np.int64(view[w])
     k = 0
     for a in range(nbr_count[w]):
@@ -1365,7 +1374,7 @@ def _one_mine_cells(view, known, certain, nbr, nbr_count, w, cells):
         if view[u] < 0:
             if _mine_for_sure(known, certain, u):
                 need -= 1
-            elif k < 3:
+            elif k < most:
                 cells[k] = u
                 k += 1
             else:
@@ -1467,7 +1476,8 @@ def chain_fifty_fifty(gs, s, x, cfg):
     """Step 3c: a cell that is a mine only in one state of a chain of 50/50s (see above), or
     -1. Chains are the union-find of the one-mine pairs (x.chain_parent, -1 for cells in no
     pair; a chain with an odd cycle is dropped); the structures tried are each chain alone
-    and each two chains joined through a number that needs one mine among three cells."""
+    and each two chains joined through a number that needs one mine among three to
+    cfg.chain_join_cells cells, two of them in the two chains."""
     view = gs.shown
     nbr = gs.nbr
     nbr_count = gs.nbr_count
@@ -1482,9 +1492,9 @@ def chain_fifty_fifty(gs, s, x, cfg):
         parity[i] = 0
         bad[i] = 0
     pairs = 0
-    cells = x.ltr_enablers  # a number's cells (the board scan is done with it)
+    cells = x.chain_cells  # a number's cells
     for w in range(n):
-        if view[w] <= 0 or _one_mine_cells(view, known, certain, nbr, nbr_count, w, cells) != 2:
+        if view[w] <= 0 or _one_mine_cells(view, known, certain, nbr, nbr_count, w, cells, 3) != 2:
             continue
         a = cells[0]
         b = cells[1]
@@ -1513,31 +1523,37 @@ def chain_fifty_fifty(gs, s, x, cfg):
             cell = _chain_pick(gs, s, x, cfg, log_z)
             if cell >= 0:
                 return cell
-    # two chains through a number needing one mine among three cells, two of them ends
+    # two chains through a number needing one mine among three or more cells, one in each
     for w in range(n):
-        if view[w] <= 0 or _one_mine_cells(view, known, certain, nbr, nbr_count, w, cells) != 3:
+        if view[w] <= 0:
             continue
-        in_chains = 0
-        e1 = -1
-        e2 = -1
-        for t in range(3):
-            if parent[cells[t]] >= 0:
-                in_chains += 1
-                if e1 < 0:
-                    e1 = cells[t]
-                else:
-                    e2 = cells[t]
-        if in_chains != 2:  # two ends and a third cell in no chain
+        k = _one_mine_cells(view, known, certain, nbr, nbr_count, w, cells, cfg.chain_join_cells)
+        if k < 3:
             continue
-        r1, s1 = _chain_root(parent, parity, e1)
-        r2, s2 = _chain_root(parent, parity, e2)
-        if r1 == r2 or bad[r1] or bad[r2]:
-            continue
-        n_a, n_b = _chain_sides(gs, s, x, r1, s1, r2, s2)
-        if n_a == n_b and n_a <= CHAIN_SIDE and _chain_twin(gs, s, x):
-            cell = _chain_pick(gs, s, x, cfg, log_z)
-            if cell >= 0:
-                return cell
+        if cfg.chain_join_cells == CHAIN_JOIN_CELLS:  # by default: two cells in chains and a third in none
+            in_chains = 0
+            for t in range(3):
+                if parent[cells[t]] >= 0:
+                    in_chains += 1
+            if in_chains != 2:
+                continue
+        for t1 in range(k):
+            e1 = cells[t1]
+            if parent[e1] < 0:
+                continue
+            r1, s1 = _chain_root(parent, parity, e1)
+            for t2 in range(t1 + 1, k):
+                e2 = cells[t2]
+                if parent[e2] < 0:
+                    continue
+                r2, s2 = _chain_root(parent, parity, e2)
+                if r1 == r2 or bad[r1] or bad[r2]:
+                    continue
+                n_a, n_b = _chain_sides(gs, s, x, r1, s1, r2, s2)
+                if n_a == n_b and n_a <= CHAIN_SIDE and _chain_twin(gs, s, x):
+                    cell = _chain_pick(gs, s, x, cfg, log_z)
+                    if cell >= 0:
+                        return cell
     return -1
 
 
@@ -2088,6 +2104,10 @@ class BestParams(CSPParams):
                                            "search (step 2b)")
     chain_fifty_fifty: bool = flag(False, doc="guess a cell that is a mine only in one state of a chain of "
                                               "50/50s (step 3c)")
+    chain_join_cells: int = integer(CHAIN_JOIN_CELLS, CHAIN_JOIN_CELLS, MAX_CHAIN_JOIN_CELLS,
+                                    doc="step 3c joins two chains through a number needing one mine among "
+                                        "at most this many cells (3: a cell of each and a third in no "
+                                        "chain; more: any two of its cells in two chains)")
     sure_mines: bool = flag(False, doc="at a guess, count the solve's certain mines as known (the guess steps "
                                        "see them as walls)")
     dead_by_numbers: bool = flag(False, doc="secondary: a cell whose uncertain neighbours are a revealed number's "
@@ -2132,6 +2152,7 @@ class BestAgent(CSPAgent):
                      pseudo_fifty_fifty=bool(self.pseudo_fifty_fifty),
                      isolated_edges=bool(self.isolated_edges),
                      chain_fifty_fifty=bool(self.chain_fifty_fifty),
+                     chain_join_cells=int(self.chain_join_cells),
                      sure_mines=bool(self.sure_mines), dead_by_numbers=bool(self.dead_by_numbers),
                      safest_next=bool(self.safest_next))
         tag = zlib.crc32(repr(sorted(plays.items())).encode())  # the memo's guard against changed settings
