@@ -361,6 +361,8 @@ CSP_OPTIONS = {"isolated_edges": "isolated components of a fixed mine count play
                                     "guessed at once",
                "chain_join_cells 8": "the same, two chains joined through any number needing one mine "
                                      "(chain_join_cells 8)",
+               "chain_shared_cell": "the same, and links through a cell three-cell numbers share "
+                                    "(chain_shared_cell)",
                "sure_mines": "certain mines known at every guess",
                "all three": "all three of D. Hill's steps above",
                "endgame 1024 layouts": "endgame search over up to 1024 layouts",

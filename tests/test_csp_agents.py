@@ -907,18 +907,21 @@ def test_best_plays_an_isolated_component_by_its_exact_search():
 
 
 
-def test_best_chain_fifty_fifty_is_a_mine_only_in_one_half_of_a_twin():
+@pytest.mark.parametrize("params", [{}, {"chain_join_cells": 8, "chain_shared_cell": True}],
+                         ids=["chains", "wider-join-and-shared-cell"])
+def test_best_chain_fifty_fifty_is_a_mine_only_in_one_half_of_a_twin(params):
     """Each guess `best` makes by its chain step (3c), in real games: the structure it
     found (sides A and B, x.chain_mark) has |A| = |B| and holds the guessed cell c; in
     layouts drawn exactly from the position's posterior, wherever c is a mine its side
     holds all the mines of the structure and the other side none, and moving them onto
     the other side gives a layout that agrees with every revealed number and shows the
     same number on every other cell (nothing but a reveal inside A or B tells the two
-    apart). Such guesses do occur. The step is off by default."""
+    apart). Such guesses do occur. The step is off by default; so are its wider join and
+    its conditional links (`params`), checked the same way."""
     from minelab.engine import neighbour_table
 
     assert not ml.make_agent("best").chain_fifty_fifty
-    agent = ml.make_agent("best", chain_fifty_fifty=True)
+    agent = ml.make_agent("best", chain_fifty_fifty=True, **params)
     found = 0
     for level, n_games in (("16x30x99", 400),):  # about one game in 80 meets one
         lv = ml.Level.parse(level)
@@ -978,6 +981,29 @@ def test_best_chain_join_cells_joins_two_chains_through_a_wider_number():
     for bad in (2, 9):
         with pytest.raises(ValueError, match="chain_join_cells"):
             ml.make_agent("best", chain_join_cells=bad)
+
+def test_best_chain_shared_cell_links_numbers_through_the_cell_they_share():
+    """tests/data/best_chain_shared.mine (see its README): three numbers each needing one
+    mine among three cells, all sharing (2,6). Without chain_shared_cell step 3c finds no
+    chain there (no number has two cells); with it, the links that hold where (2,6) is safe
+    make the chain (0,6)-(1,6)-(3,6)-(4,6), and best guesses one of its cells, each a mine
+    only where its side holds both mines."""
+    from pathlib import Path
+
+    pos = ml.Position.read(Path(__file__).parent / "data" / "best_chain_shared.mine")
+    lv = pos.level
+    steps = {}
+    for shared in (False, True):
+        agent = ml.make_agent("best", chain_fifty_fifty=True, chain_shared_cell=shared)
+        s = agent.state(lv.cells, lv.mines)
+        cell = next(q for kind, q in agent.decision(pos.game(seed=0)) if kind == REVEAL)
+        steps[shared] = agent.guess_step(s), divmod(int(cell), lv.cols)
+        if shared:
+            mark = agent.buffers(lv.cells, lv.mines).chain_mark
+            sides = sorted(sorted(divmod(int(q), lv.cols) for q in np.flatnonzero(mark == m)) for m in (1, 2))
+            assert sides == [[(0, 6), (3, 6)], [(1, 6), (4, 6)]], sides
+    assert steps[False][0] != "chain", steps
+    assert steps[True][0] == "chain" and steps[True][1] in {(0, 6), (1, 6), (3, 6), (4, 6)}, steps
 
 def test_best_dead_by_numbers_calls_dead_only_cells_whose_number_is_fixed():
     """`dead_by_numbers`'s test (`_dead_by_a_number`): a cell is dead when its uncertain

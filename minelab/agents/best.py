@@ -42,9 +42,12 @@ written here from scratch. A decision takes the first of these steps that applie
    do); where every other cell sees as many cells of one side as of the other, moving the
    mines from one side to the other changes no number (`chain_fifty_fifty`). The number's
    other cells are safe whenever one of the two is a mine, and they too must see both
-   sides alike: the argument needs no bound on their count. A living cell that is a mine
-   only where its side holds all of the structure's mines is guessed; among several, the
-   best by step 4's secondary score.
+   sides alike: the argument needs no bound on their count. With `chain_shared_cell`, a
+   number needing one mine among three cells also links two of them where the third, e,
+   is safe; the chains of such links (for each e in turn) are tried the same way: where
+   their side A holds all the structure's mines, e is safe and B holds none, so the swap
+   is the same exchange. A living cell that is a mine only where its side holds all of
+   the structure's mines is guessed; among several, the best by step 4's secondary score.
    With `sure_mines`, the certain mines of the position's solve count as known before
    steps 2-5 (`csp` flags them only beside a certain safe cell, so at a guess they are
    otherwise unknown cells, and the walls of steps 3 and 3b do not see them).
@@ -260,6 +263,9 @@ class BestBuffers(NamedTuple):
     chain_count: np.ndarray  # int64[n] scratch: a cell's neighbours on one side minus the other
     chain_bad: np.ndarray  # int64[n] per chain's root: 1 when the chain has an odd cycle
     chain_cells: np.ndarray  # int64[MAX_CHAIN_JOIN_CELLS] a number's cells not yet known
+    chain_cond: np.ndarray  # int64[n] per chain's root: 1 when it holds a conditional link
+    chain_two: np.ndarray  # int64[n, 2] the cells of each number needing one mine among two
+    chain_three: np.ndarray  # int64[n, 3] and among three
 
 
 def new_best_buffers(cells: int, mines: int) -> BestBuffers:
@@ -301,6 +307,9 @@ def new_best_buffers(cells: int, mines: int) -> BestBuffers:
         chain_count=np.zeros(cells, np.int64),
         chain_bad=np.zeros(cells, np.int64),
         chain_cells=np.zeros(MAX_CHAIN_JOIN_CELLS, np.int64),
+        chain_cond=np.zeros(cells, np.int64),
+        chain_two=np.zeros((cells, 2), np.int64),
+        chain_three=np.zeros((cells, 3), np.int64),
     )
 
 
@@ -326,6 +335,7 @@ class BestSettings(NamedTuple):
     isolated_edges: bool  # step 2b: an isolated component with a fixed mine count is played by the exact search
     chain_fifty_fifty: bool  # step 3c: a cell that is a mine only in one state of a chain of 50/50s is guessed
     chain_join_cells: int  # step 3c: the most cells of a number needing one mine that joins two chains
+    chain_shared_cell: bool  # step 3c: also chains whose links hold where a cell their numbers share is safe
     sure_mines: bool  # at a guess, the solve's certain mines join the known ones before steps 2-5
     dead_by_numbers: bool  # secondary: a cell whose uncertain neighbours are a number's other ones is dead
     safest_next: bool  # secondary: a safer cell that is the single safest next whatever the chosen one shows goes first
@@ -1341,6 +1351,10 @@ def scan_fifty_fifties(gs, s, x, want_pseudo):
 # a mine only in one half of such a pair, a 50/50 that must be guessed sooner or later:
 # guessing c now loses exactly those layouts, as any play must lose half of each pair.
 # It is step 3b's argument, for walls made of numbers rather than of known mines.
+# A conditional link (`chain_shared_cell`): a number needing one mine among three cells,
+# e and two others, links the two others wherever e is safe. In a chain holding such
+# links, A all mines still leaves B and every such e safe (each link has its mine on A),
+# so the exchange is the same; the weight test alone says whether c qualifies.
 CHAIN_SIDE = 16  # the most cells a side may have (x.ltr_cells holds the side's mines)
 CHAIN_JOIN_CELLS = 3  # the most cells of a joining number by default (chain_join_cells)
 MAX_CHAIN_JOIN_CELLS = 8  # a number has at most eight neighbours
@@ -1471,89 +1485,163 @@ def _chain_pick(gs, s, x, cfg, log_z):
     return best
 
 
+@kernel
+def _chain_link(parent, parity, bad, cond, a, b, conditional):
+    """Link a and b (one a mine, the other safe) in the chains' union-find (parent -1: in no
+    pair yet); bad[root] 1 once a chain has an odd cycle, cond[root] 1 once it holds a
+    conditional link. Returns 1 when the link joined two chains, else 0."""
+    for u in (a, b):
+        if parent[u] < 0:
+            parent[u] = u
+    ra, pa = _chain_root(parent, parity, a)
+    rb, pb = _chain_root(parent, parity, b)
+    if ra == rb:
+        if pa == pb:
+            bad[ra] = 1
+        return 0
+    parent[ra] = rb
+    parity[ra] = pa ^ pb ^ 1
+    bad[rb] |= bad[ra]
+    cond[rb] |= cond[ra] | conditional
+    return 1
+
+
+@step
+def _chain_numbers(gs, s, x):
+    """The numbers needing one more mine among two cells (their cells into x.chain_two) and
+    among three (x.chain_three). Returns (how many of each)."""
+    view = gs.shown
+    cells = x.chain_cells
+    n2 = 0
+    n3 = 0
+    for w in range(view.shape[0]):
+        if view[w] <= 0:
+            continue
+        k = _one_mine_cells(view, s.known, s.ws.certain, gs.nbr, gs.nbr_count, w, cells, 3)
+        if k == 2:
+            x.chain_two[n2, 0] = cells[0]
+            x.chain_two[n2, 1] = cells[1]
+            n2 += 1
+        elif k == 3:
+            for t in range(3):
+                x.chain_three[n3, t] = cells[t]
+            n3 += 1
+    return n2, n3
+
+
+@kernel  # not inlined: called from more than one place
+def _chain_union(x, n, n2, n3, shared):
+    """The chains' union-find (x.chain_parent, x.chain_parity, x.chain_bad, x.chain_cond) of
+    the two-cell numbers' links, and with shared >= 0 also the conditional links: each
+    three-cell number holding `shared` links its other two cells, which holds wherever
+    `shared` is safe. Returns the links that joined two chains."""
+    parent = x.chain_parent
+    parity = x.chain_parity
+    bad = x.chain_bad
+    cond = x.chain_cond
+    for i in range(n):
+        parent[i] = -1
+        parity[i] = 0
+        bad[i] = 0
+        cond[i] = 0
+    pairs = 0
+    for t in range(n2):
+        pairs += _chain_link(parent, parity, bad, cond, x.chain_two[t, 0], x.chain_two[t, 1], 0)
+    if shared >= 0:
+        for t in range(n3):
+            c0 = x.chain_three[t, 0]
+            c1 = x.chain_three[t, 1]
+            c2 = x.chain_three[t, 2]
+            if c0 == shared:
+                pairs += _chain_link(parent, parity, bad, cond, c1, c2, 1)
+            elif c1 == shared:
+                pairs += _chain_link(parent, parity, bad, cond, c0, c2, 1)
+            elif c2 == shared:
+                pairs += _chain_link(parent, parity, bad, cond, c0, c1, 1)
+    return pairs
+
+
+@kernel  # not inlined: called from more than one place
+def _chain_try(gs, s, x, cfg, log_z, r1, side1, r2, side2):
+    """The structure of chain r1 (joined to chain r2 through the number with side1 and
+    side2 its cells' sides; r2 -1: none): its pick (`_chain_pick`) when its sides are
+    alike in size (at most CHAIN_SIDE) and every other cell sees them alike, else -1."""
+    n_a, n_b = _chain_sides(gs, s, x, r1, side1, r2, side2)
+    if n_a == n_b and n_a <= CHAIN_SIDE and _chain_twin(gs, s, x):
+        return _chain_pick(gs, s, x, cfg, log_z)
+    return -1
+
+
 @step
 def chain_fifty_fifty(gs, s, x, cfg):
     """Step 3c: a cell that is a mine only in one state of a chain of 50/50s (see above), or
     -1. Chains are the union-find of the one-mine pairs (x.chain_parent, -1 for cells in no
-    pair; a chain with an odd cycle is dropped); the structures tried are each chain alone
-    and each two chains joined through a number that needs one mine among three to
-    cfg.chain_join_cells cells, two of them in the two chains."""
+    pair; a chain with an odd cycle is dropped); the structures tried are each chain alone,
+    each two chains joined through a number that needs one mine among three to
+    cfg.chain_join_cells cells, two of them in the two chains, and with
+    cfg.chain_shared_cell, for each uncertain cell e of a three-cell number, each chain
+    that holds a link of the numbers e shares (`_chain_union`)."""
     view = gs.shown
-    nbr = gs.nbr
-    nbr_count = gs.nbr_count
     known = s.known
     certain = s.ws.certain
     n = view.shape[0]
     parent = x.chain_parent
     parity = x.chain_parity
     bad = x.chain_bad
-    for i in range(n):
-        parent[i] = -1
-        parity[i] = 0
-        bad[i] = 0
-    pairs = 0
     cells = x.chain_cells  # a number's cells
-    for w in range(n):
-        if view[w] <= 0 or _one_mine_cells(view, known, certain, nbr, nbr_count, w, cells, 3) != 2:
-            continue
-        a = cells[0]
-        b = cells[1]
-        for u in (a, b):
-            if parent[u] < 0:
-                parent[u] = u
-        ra, pa = _chain_root(parent, parity, a)
-        rb, pb = _chain_root(parent, parity, b)
-        if ra == rb:
-            if pa == pb:
-                bad[ra] = 1
-            continue
-        parent[ra] = rb
-        parity[ra] = pa ^ pb ^ 1
-        bad[rb] |= bad[ra]
-        pairs += 1
-    if pairs == 0:
-        return -1
+    n2, n3 = _chain_numbers(gs, s, x)
     log_z = s.ws.stats[STAT_LOG_LAYOUTS]
-    # each chain alone
-    for q in range(n):
-        if parent[q] != q or bad[q]:
-            continue
-        n_a, n_b = _chain_sides(gs, s, x, q, 0, -1, 0)
-        if n_a == n_b and n_a <= CHAIN_SIDE and _chain_twin(gs, s, x):
-            cell = _chain_pick(gs, s, x, cfg, log_z)
-            if cell >= 0:
-                return cell
-    # two chains through a number needing one mine among three or more cells, one in each
-    for w in range(n):
-        if view[w] <= 0:
-            continue
-        k = _one_mine_cells(view, known, certain, nbr, nbr_count, w, cells, cfg.chain_join_cells)
-        if k < 3:
-            continue
-        if cfg.chain_join_cells == CHAIN_JOIN_CELLS:  # by default: two cells in chains and a third in none
-            in_chains = 0
-            for t in range(3):
-                if parent[cells[t]] >= 0:
-                    in_chains += 1
-            if in_chains != 2:
+    if _chain_union(x, n, n2, n3, -1) > 0:
+        for q in range(n):  # each chain alone
+            if parent[q] == q and not bad[q]:
+                cell = _chain_try(gs, s, x, cfg, log_z, q, 0, -1, 0)
+                if cell >= 0:
+                    return cell
+        # two chains through a number needing one mine among three or more cells, one in each
+        for w in range(n):
+            if view[w] <= 0:
                 continue
-        for t1 in range(k):
-            e1 = cells[t1]
-            if parent[e1] < 0:
+            k = _one_mine_cells(view, known, certain, gs.nbr, gs.nbr_count, w, cells, cfg.chain_join_cells)
+            if k < 3:
                 continue
-            r1, s1 = _chain_root(parent, parity, e1)
-            for t2 in range(t1 + 1, k):
-                e2 = cells[t2]
-                if parent[e2] < 0:
+            if cfg.chain_join_cells == CHAIN_JOIN_CELLS:  # by default: two cells in chains and a third in none
+                in_chains = 0
+                for t in range(3):
+                    if parent[cells[t]] >= 0:
+                        in_chains += 1
+                if in_chains != 2:
                     continue
-                r2, s2 = _chain_root(parent, parity, e2)
-                if r1 == r2 or bad[r1] or bad[r2]:
+            for t1 in range(k):
+                e1 = cells[t1]
+                if parent[e1] < 0:
                     continue
-                n_a, n_b = _chain_sides(gs, s, x, r1, s1, r2, s2)
-                if n_a == n_b and n_a <= CHAIN_SIDE and _chain_twin(gs, s, x):
-                    cell = _chain_pick(gs, s, x, cfg, log_z)
+                r1, s1 = _chain_root(parent, parity, e1)
+                for t2 in range(t1 + 1, k):
+                    e2 = cells[t2]
+                    if parent[e2] < 0:
+                        continue
+                    r2, s2 = _chain_root(parent, parity, e2)
+                    if r1 == r2 or bad[r1] or bad[r2]:
+                        continue
+                    cell = _chain_try(gs, s, x, cfg, log_z, r1, s1, r2, s2)
                     if cell >= 0:
                         return cell
+    if not cfg.chain_shared_cell:
+        return -1
+    for e in range(n):  # chains with links that hold where e is safe
+        if view[e] >= 0 or known[e] or certain[e] != UNCERTAIN:
+            continue
+        shares = False
+        for t in range(n3):
+            for j in range(3):
+                shares = shares or x.chain_three[t, j] == e
+        if not shares or _chain_union(x, n, n2, n3, e) == 0:
+            continue
+        for q in range(n):
+            if parent[q] == q and x.chain_cond[q] and not bad[q]:
+                cell = _chain_try(gs, s, x, cfg, log_z, q, 0, -1, 0)
+                if cell >= 0:
+                    return cell
     return -1
 
 
@@ -2108,6 +2196,9 @@ class BestParams(CSPParams):
                                     doc="step 3c joins two chains through a number needing one mine among "
                                         "at most this many cells (3: a cell of each and a third in no "
                                         "chain; more: any two of its cells in two chains)")
+    chain_shared_cell: bool = flag(False, doc="step 3c also takes chains linked by numbers needing one mine among "
+                                              "three cells, one of them a cell they share, safe in the "
+                                              "structure's layouts")
     sure_mines: bool = flag(False, doc="at a guess, count the solve's certain mines as known (the guess steps "
                                        "see them as walls)")
     dead_by_numbers: bool = flag(False, doc="secondary: a cell whose uncertain neighbours are a revealed number's "
@@ -2153,6 +2244,7 @@ class BestAgent(CSPAgent):
                      isolated_edges=bool(self.isolated_edges),
                      chain_fifty_fifty=bool(self.chain_fifty_fifty),
                      chain_join_cells=int(self.chain_join_cells),
+                     chain_shared_cell=bool(self.chain_shared_cell),
                      sure_mines=bool(self.sure_mines), dead_by_numbers=bool(self.dead_by_numbers),
                      safest_next=bool(self.safest_next))
         tag = zlib.crc32(repr(sorted(plays.items())).encode())  # the memo's guard against changed settings

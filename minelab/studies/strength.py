@@ -379,15 +379,20 @@ def guess_details(options: dict = GUESS_DETAILS, level: str = "16x30x99", games:
 # solver joins two chains through any number needing one mine (`checkForUnavoidable5050-
 # OrPseudo` collects every witness with one mine to find among more than two tiles as a
 # pseudo link), where `best` took only numbers with three cells; the shadow play's pseudo
-# 50/50 disagreements include such joins (tests/data/best_chain_join.mine). Its reading,
-# fixed before its numbers, is the same: confirmed on a rule where its gain over the
-# defaults has a 95% interval above zero on CHAIN_SEED; beside the three-cell row, the
-# two gains are read as one option's two versions on the same boards, not as a test of
-# their difference.
+# 50/50 disagreements include such joins (tests/data/best_chain_join.mine). So is the
+# wider join with conditional links (`chain_shared_cell`): numbers needing one mine among
+# three cells that share a cell link their other two where it is safe, which is how his
+# pseudo links turn such numbers into "an unavoidable 50/50 guess, or safe"
+# (tests/data/best_chain_shared.mine). Their reading, fixed before their numbers, is the
+# same: confirmed on a rule where the gain over the defaults has a 95% interval above
+# zero on CHAIN_SEED; the three rows are read as one option's versions on the same boards,
+# not as tests of their differences.
 CHAIN_CHECK = {name: OPTIONS[name] for name in (
     "chains of 50/50s: a cell that is a mine only in one state of a chain guessed at once",)}
 CHAIN_CHECK["the same, two chains joined through any number needing one mine (chain_join_cells 8)"] = \
     {"chain_fifty_fifty": True, "chain_join_cells": 8}
+CHAIN_CHECK["the same, and links through a cell three-cell numbers share (chain_shared_cell)"] = \
+    {"chain_fifty_fifty": True, "chain_join_cells": 8, "chain_shared_cell": True}
 CHAIN_SEED = TUNING_SEEDS[921]
 
 
