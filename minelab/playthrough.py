@@ -7,7 +7,8 @@ a learner does), every move with the board after it; then one short batch run
 kernels are pinned too (`best` adds an expert batch, `EXTRA_BATCHES`). The files live
 in `tests/playthroughs/<agent>.txt` and a test diffs them against what the code plays now.
 `best` also has deep batches (`DEEP_BATCHES`: 22,000 games, outside the digest) that test
-the golden file's reach: they may change only when the golden file changes too.
+the golden file's reach: they may change only when the golden file changes too. Its
+optional steps have a golden file of their own (`OPTION_BATCHES`, `<agent>.options.txt`).
 
     python -m minelab.playthrough --regenerate      # rewrite every file (also `make playthroughs`)
     python -m minelab.playthrough --check           # exit 1 and name the agents whose play changed
@@ -30,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from .agents import list_agents, make_agent
-from .agents.base import BEHAVIOUR_FILE, _behaviour_table
+from .agents.base import BEHAVIOUR_FILE, OPTIONS_SUFFIX, _behaviour_table
 from .atomic import atomic_write
 from .engine import Game, board_text
 from .levels import Level
@@ -55,6 +56,34 @@ EXTRA_BATCHES = {"best": (("16x30x99", 200, 0),)}
 # of the golden file they were written beside. best's rarer rules (an endgame search that
 # runs out of budget, say) meet a few games in 10^4, which 400 games mostly miss.
 DEEP_BATCHES = {"best": (("8x8x10", 20_000, 1), ("16x30x99", 2_000, 1))}
+# Batches of an agent's optional steps (`Agent.option_fields`: best's settings whose other
+# values run code its default play never does), each with the parameters that switch
+# them on. They make a second golden file, tests/playthroughs/<agent>.options.txt, whose
+# digest ("<agent>+options" in behaviour.json) stamps every result of the agent played
+# with an option on (`agents.pinned_names`): a change of an option's play makes those
+# results stale although the default play, and its digest, stayed the same. Each field
+# of option_fields is set away from its default in at least one batch (a test checks),
+# and the options the studies judge are here as they play them.
+_HILL_STEPS = {"isolated_edges": True, "chain_fifty_fifty": True, "sure_mines": True}
+_ENDGAME_1024 = {"endgame_layouts": 1024, "endgame_budget": 8_000_000}
+_CHAINS = {"chain_fifty_fifty": True, "chain_join_cells": 8}
+OPTION_LEVELS = (("16x30x99", 300, 0), ("8x8x10", 200, 0))
+OPTION_BATCHES = {"best": (
+    # steps turned off (the ablations) or undone (the changes the catalogue pointed to)
+    {"endgame_layouts": 0}, {"max_candidates": 1}, {"long_term_risk": 0.0},
+    {"guess_rule": "blend", "margin": 0.05, "progress_weight": 0.1, "long_term_risk": 0.0},
+    {"progress_weight": 0.1, "long_term_risk": 0.0}, {"tie_order": "frontier"}, {"tie_order": "corners"},
+    {"fifty_fifty": False}, {"wide_fifty_fifty": False}, {"dominance": False}, {"pseudo_fifty_fifty": False},
+    # other guess rules and settings
+    {"guess_rule": "blend", "margin": 0.05, "progress_weight": 0.1}, {"guess_rule": "pseq", "margin": 0.01},
+    {"guess_rule": "two-step"}, {"max_candidates": 24}, {"margin": 0.15}, {"progress_weight": 0.1},
+    {"float_cut": 1.0}, {"memo_revealed": 0},
+    # optional steps, alone and together
+    _ENDGAME_1024, {"endgame_layouts": 4096, "endgame_budget": 32_000_000}, {**_ENDGAME_1024, "endgame_prune": True},
+    {"isolated_edges": True}, {"chain_fifty_fifty": True}, {"sure_mines": True}, _HILL_STEPS,
+    {**_HILL_STEPS, **_ENDGAME_1024}, _CHAINS, {**_CHAINS, "chain_shared_cell": True},
+    {"dead_by_numbers": True}, {"safest_next": True}, {"dead_by_numbers": True, "safest_next": True},
+)}
 # Agents tied to one board size (bilir2023's learners: their states are whole 5x5 boards),
 # with the parameters their playthrough uses: a short random phase, then a constant
 # epsilon, so the files pin the greedy choices and the updates, not only random play.
@@ -147,6 +176,23 @@ def playthrough(name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def options_path(name: str, directory: Path | None = None) -> Path:
+    """The file of an agent's option batches (OPTION_BATCHES)."""
+    return (Path(directory) if directory else default_dir()) / f"{name}.options.txt"
+
+
+def options_playthrough(name: str) -> str:
+    """The text of an agent's option batches: each set of OPTION_BATCHES[name] played on
+    OPTION_LEVELS, summarised like the golden file's batch (wins and a records digest)."""
+    lines = [f"# minelab option batches: {name} (its optional steps; digest {name}{OPTIONS_SUFFIX} in behaviour.json)",
+             "# regenerate with: python -m minelab.playthrough --regenerate  (a diff here is a change of play)", ""]
+    for options in OPTION_BATCHES[name]:
+        params = {**agent_params(name), **options}
+        for level, n, seed in OPTION_LEVELS:
+            lines += _batch_lines(make_agent(name, seed=AGENT_SEED, **params), name, params, level, n, seed) + [""]
+    return "\n".join(lines)
+
+
 def deep_path(name: str, directory: Path | None = None) -> Path:
     """The file of an agent's deep batches (DEEP_BATCHES)."""
     return (Path(directory) if directory else default_dir()) / f"{name}.deep.txt"
@@ -206,10 +252,11 @@ def digest(text: str) -> str:
 
 
 def regenerate(directory: Path | None = None, names=None) -> dict[str, str]:
-    """Write tests/playthroughs/<agent>.txt (and <agent>.deep.txt) and the digest table;
-    return {agent: digest}. Only after a change of play you mean (`make playthroughs` runs
-    it for every agent). Refused (ValueError, nothing written) when an agent's deep batches
-    changed but its golden file did not (`deep_check`).
+    """Write tests/playthroughs/<agent>.txt (and <agent>.deep.txt, <agent>.options.txt) and
+    the digest table; return {agent: digest} (and {"<agent>+options": digest}). Only after
+    a change of play you mean (`make playthroughs` runs it for every agent). Refused
+    (ValueError, nothing written) when an agent's deep batches changed but its golden file
+    did not (`deep_check`).
 
         regenerate(names=["best"])
     """
@@ -223,12 +270,17 @@ def regenerate(directory: Path | None = None, names=None) -> dict[str, str]:
         old, golden = (path.read_text() if path.exists() else text), digest(texts[name])
         if old != text and _written_beside(old, golden):
             raise ValueError(_deep_problem(name, path.name, old, text, golden))
+    options = {name: options_playthrough(name) for name in names if name in OPTION_BATCHES}
     for name, text in texts.items():
         if name in deep:
             atomic_write(deep_path(name, directory), lambda f, t=deep[name]: f.write(t))
+        if name in options:
+            atomic_write(options_path(name, directory), lambda f, t=options[name]: f.write(t))
+            table[name + OPTIONS_SUFFIX] = digest(options[name])
         atomic_write(directory / f"{name}.txt", lambda f, t=text: f.write(t))
         table[name] = digest(text)
-    table = {k: table[k] for k in sorted(table) if k in list_agents()}
+    pinned = set(list_agents()) | {name + OPTIONS_SUFFIX for name in OPTION_BATCHES}
+    table = {k: table[k] for k in sorted(table) if k in pinned}
     atomic_write(BEHAVIOUR_FILE, lambda f: f.write(json.dumps(table, indent=1, sort_keys=True) + "\n"))
     _behaviour_table.cache_clear()
     return table
@@ -247,7 +299,19 @@ def changed(directory: Path | None = None, names=None) -> list[str]:
             out.append(name)
         elif name in DEEP_BATCHES and deep_check(name, digest(text), directory):
             out.append(name)
+        elif name in OPTION_BATCHES and options_changed(name, directory):
+            out.append(name)
     return out
+
+
+def options_changed(name: str, directory: Path | None = None) -> bool:
+    """True when the agent's option batches no longer play as their file says (or the file,
+    or its digest in behaviour.json, is missing or out of date)."""
+    path = options_path(name, directory)
+    if not path.exists():
+        return True
+    old = path.read_text()
+    return old != options_playthrough(name) or _behaviour_table().get(name + OPTIONS_SUFFIX) != digest(old)
 
 
 def main(argv=None) -> int:

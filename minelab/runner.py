@@ -15,7 +15,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from . import provenance
-from .agents import Agent, make_agent
+from .agents import Agent, make_agent, pinned_names
 from .engine import N_RECORD, RECORD_FIELDS, Game, new_game_state, run_streams
 from .levels import Level
 from .paths import golden_digests
@@ -136,10 +136,11 @@ def play_segments(agent: Agent, level: "Level | str", n_games: int, seed, segmen
 
 
 def _note(agent: Agent) -> None:
-    """Numbers made by this agent carry its golden digest when published."""
-    digest = golden_digests().get(agent.name)
-    if digest is not None:
-        provenance.note([f"{agent.name}={digest}"])
+    """Numbers made by this agent carry its golden digests when published: its own, and
+    its options playthrough's where its parameters switch on an optional step."""
+    digests = golden_digests()
+    provenance.note([f"{name}={digests[name]}" for name in pinned_names(agent.name, agent.params())
+                     if name in digests])
 
 
 def _records_frame(out: np.ndarray, level: Level, agent: Agent, seed, seconds: float,

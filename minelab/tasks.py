@@ -24,7 +24,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from .agents import make_agent
+from .agents import make_agent, pinned_names
 from .agents.saved import load_agent, save_agent, saved_extra
 from .levels import Level
 from .runner import MAX_GAMES, play, play_segments
@@ -101,7 +101,8 @@ def _check_play(task: dict) -> None:
 
 
 def _task_agent(params: dict) -> list[str]:
-    return [params["agent"]]
+    """The golden playthroughs the task's result rests on (`agents.pinned_names`)."""
+    return pinned_names(params["agent"], params.get("agent_params", {}))
 
 
 @task_kind("play", check=_check_play, agents=_task_agent)

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import minelab as ml
-from minelab import playthrough
+from minelab import playthrough, provenance
 from minelab.engine import RECORD_FIELDS, neighbour_counts, run_streams
 
 AGENTS = ml.list_agents()
@@ -52,6 +52,17 @@ def test_golden_playthrough_is_what_the_agent_plays(name):  # best's: about a mi
     if name in playthrough.DEEP_BATCHES:  # here, so the kernels the golden file compiled serve them
         problem = playthrough.deep_check(name, playthrough.digest(got))
         assert problem is None, problem
+    if name in playthrough.OPTION_BATCHES:
+        options = playthrough.options_path(name)
+        assert options.exists(), f"no option batches file for {name}: run `make playthroughs`"
+        expected, got = options.read_text(), playthrough.options_playthrough(name)
+        if got != expected:
+            import difflib
+
+            diff = "".join(list(difflib.unified_diff(expected.splitlines(True), got.splitlines(True),
+                                                     "golden", "now", n=2))[:60])
+            pytest.fail(f"{name} plays differently with an option on ({options.name}). If you meant it, run "
+                        f"`make playthroughs` and say so in the commit.\n{diff}")
 
 
 def test_deep_batches_catch_play_the_golden_file_misses(tmp_path, monkeypatch):
@@ -83,10 +94,60 @@ def test_behaviour_digests_match_the_golden_files():
     """behaviour.json is rewritten with the files: a change of play cannot keep old digests,
     so the sweep's cached results of that agent are recomputed."""
     table = json.loads(ml.agents.base.BEHAVIOUR_FILE.read_text())
-    assert sorted(table) == AGENTS
+    options = [name + ml.agents.base.OPTIONS_SUFFIX for name in playthrough.OPTION_BATCHES]
+    assert sorted(table) == sorted(AGENTS + options)
     for name in AGENTS:
         text = (playthrough.default_dir() / f"{name}.txt").read_text()
         assert table[name] == playthrough.digest(text), f"behaviour.json is stale for {name}: run `make playthroughs`"
+    for name in playthrough.OPTION_BATCHES:
+        text = playthrough.options_path(name).read_text()
+        assert table[name + ml.agents.base.OPTIONS_SUFFIX] == playthrough.digest(text), \
+            f"behaviour.json is stale for {name}'s options: run `make playthroughs`"
+
+
+def test_option_batches_switch_on_every_option_field():
+    """Each of an agent's option_fields is set away from its default in some option batch,
+    and a batch sets nothing else: the options playthrough runs every optional step."""
+    for name in AGENTS:
+        cls = type(ml.make_agent(name, **playthrough.agent_params(name)))
+        assert bool(cls.option_fields) == (name in playthrough.OPTION_BATCHES), name
+        if not cls.option_fields:
+            continue
+        switched = set()
+        for options in playthrough.OPTION_BATCHES[name]:
+            assert set(options) <= cls.option_fields, f"{name}: {sorted(set(options) - cls.option_fields)}"
+            switched |= set(cls.Params.make(name, **options).params())
+        assert switched == set(cls.option_fields), f"{name}: no batch sets {sorted(cls.option_fields - switched)}"
+
+
+def test_every_option_the_studies_judge_is_pinned_as_it_is_played():
+    """The option sets the strength study judges (its options table, options check and chain
+    check) are option batches as they stand (a first click aside): a change of any of their
+    plays changes best+options, so their results are recomputed, not served."""
+    from minelab.studies import strength
+
+    batches = [dict(o) for o in playthrough.OPTION_BATCHES["best"]]
+    for table in (strength.OPTIONS, strength.CHECK_OPTIONS, strength.CHAIN_CHECK):
+        for label, options in table.items():
+            played = {k: v for k, v in options.items() if k != "first_click"}
+            assert played in batches, f"{label!r} ({played}) is not in OPTION_BATCHES['best']"
+
+
+def test_results_with_an_option_on_rest_on_the_options_playthrough():
+    """A task (and a runner's numbers) of best with an optional step on carries the digest of
+    best+options beside best's; the defaults, a first click and other agents do not."""
+    from minelab import sweep
+
+    task = {"kind": "play", "agent": "best", "level": "8x8x10", "n_games": 5, "seed": 1}
+    assert set(sweep.code_stamp(task)["agents"]) == {"best"}
+    assert set(sweep.code_stamp({**task, "agent_params": {"first_click": [3, 3]}})["agents"]) == {"best"}
+    stamp = sweep.code_stamp({**task, "agent_params": {"chain_fifty_fifty": True}})["agents"]
+    assert stamp == {"best": playthrough._behaviour_table()["best"],
+                     "best+options": playthrough._behaviour_table()["best+options"]}
+    assert set(sweep.code_stamp({**task, "agent": "csp"})["agents"]) == {"csp"}
+    provenance.take()
+    ml.play(ml.make_agent("best", sure_mines=True), "4x4x2", 2, seed=0, progress=False)
+    assert {t.partition("=")[0] for t in provenance.take()} == {"best", "best+options"}
 
 
 def test_playthrough_check_reports_a_changed_file(tmp_path):

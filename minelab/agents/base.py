@@ -83,6 +83,30 @@ def behaviour_digests(names=None) -> dict[str, str]:
     return {name: table.get(name, "unpinned") for name in names}
 
 
+OPTIONS_SUFFIX = "+options"
+
+
+def pinned_names(name: str, params: dict | None = None) -> list[str]:
+    """The golden playthroughs a result of agent `name` with parameters `params` rests on:
+    its own, and "<name>+options" (the playthrough of its optional steps) when `params`
+    sets one of the family's `option_fields` away from its default. Unknown names and
+    bad parameters give [name] (the task checks name them).
+
+        >>> pinned_names("best", {"chain_fifty_fifty": True})
+        ['best', 'best+options']
+        >>> pinned_names("best", {"first_click": (3, 3)})
+        ['best']
+    """
+    cls = _REGISTRY.get(name)
+    if cls is None or not cls.option_fields or not params:
+        return [name]
+    try:
+        given = cls.Params.make(name, **{k: v for k, v in params.items() if k != "seed"}).params()
+    except (TypeError, ValueError):
+        return [name]
+    return [name, name + OPTIONS_SUFFIX] if cls.option_fields & set(given) else [name]
+
+
 class CellValues(NamedTuple):
     """What a learner knows about a position, one number per cell (`Agent.knowledge`):
     the viewer draws it as an overlay, on a colour scale from `lo` to `hi`."""
@@ -119,6 +143,10 @@ class Agent:
     # kernels (minelab.sweep.compile_key). A family that sets it has a test comparing the
     # types of its batch state across its parameters.
     params_are_values = False
+    # Parameters that switch on code the golden playthrough never runs (best's optional
+    # steps): a result of the agent with any of them away from its default is pinned by a
+    # second playthrough too, "<name>+options" (`pinned_names`).
+    option_fields: frozenset[str] = frozenset()
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)

@@ -117,6 +117,7 @@ hashes of a set, emptied by a generation count rather than cleared) and the deci
 from __future__ import annotations
 
 import zlib
+import dataclasses
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -2215,6 +2216,10 @@ class BestAgent(CSPAgent):
     Params = BestParams
     extra_fields = BEST_EXTRA
     params_are_values = True  # every setting reaches the kernels as a number in BestSettings
+    # the settings of best's own steps: their other values run code that only the options
+    # playthrough (minelab.playthrough.OPTION_BATCHES) pins
+    option_fields = frozenset(f.name for f in dataclasses.fields(BestParams)) - \
+        frozenset(f.name for f in dataclasses.fields(CSPParams))
 
     def __init__(self, seed=None, **params):
         """Parameters: `BestParams` (see the module docstring)."""
