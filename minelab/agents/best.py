@@ -267,6 +267,9 @@ class BestBuffers(NamedTuple):
     chain_cond: np.ndarray  # int64[n] per chain's root: 1 when it holds a conditional link
     chain_two: np.ndarray  # int64[n, 2] the cells of each number needing one mine among two
     chain_three: np.ndarray  # int64[n, 3] and among three
+    chain_wide: np.ndarray  # int64[n, MAX_CHAIN_JOIN_CELLS] the cells of each number needing one mine among 3+
+    chain_wide_k: np.ndarray  # int64[n] how many cells each of those has
+    chain_in_three: np.ndarray  # int64[n] 1 for a cell of a number needing one mine among three
 
 
 def new_best_buffers(cells: int, mines: int) -> BestBuffers:
@@ -311,6 +314,9 @@ def new_best_buffers(cells: int, mines: int) -> BestBuffers:
         chain_cond=np.zeros(cells, np.int64),
         chain_two=np.zeros((cells, 2), np.int64),
         chain_three=np.zeros((cells, 3), np.int64),
+        chain_wide=np.zeros((cells, MAX_CHAIN_JOIN_CELLS), np.int64),
+        chain_wide_k=np.zeros(cells, np.int64),
+        chain_in_three=np.zeros(cells, np.int64),
     )
 
 
@@ -1508,26 +1514,33 @@ def _chain_link(parent, parity, bad, cond, a, b, conditional):
 
 
 @step
-def _chain_numbers(gs, s, x):
-    """The numbers needing one more mine among two cells (their cells into x.chain_two) and
-    among three (x.chain_three). Returns (how many of each)."""
+def _chain_numbers(gs, s, x, most):
+    """The numbers needing one more mine among two cells (their cells into x.chain_two),
+    among three (x.chain_three), and among three to `most` (x.chain_wide, their counts in
+    x.chain_wide_k), each in cell order. Returns (how many of each)."""
     view = gs.shown
     cells = x.chain_cells
     n2 = 0
     n3 = 0
+    nw = 0
     for w in range(view.shape[0]):
         if view[w] <= 0:
             continue
-        k = _one_mine_cells(view, s.known, s.ws.certain, gs.nbr, gs.nbr_count, w, cells, 3)
+        k = _one_mine_cells(view, s.known, s.ws.certain, gs.nbr, gs.nbr_count, w, cells, most)
         if k == 2:
             x.chain_two[n2, 0] = cells[0]
             x.chain_two[n2, 1] = cells[1]
             n2 += 1
-        elif k == 3:
-            for t in range(3):
-                x.chain_three[n3, t] = cells[t]
-            n3 += 1
-    return n2, n3
+        elif k >= 3:
+            if k == 3:
+                for t in range(3):
+                    x.chain_three[n3, t] = cells[t]
+                n3 += 1
+            for t in range(k):
+                x.chain_wide[nw, t] = cells[t]
+            x.chain_wide_k[nw] = k
+            nw += 1
+    return n2, n3, nw
 
 
 @kernel  # not inlined: called from more than one place
@@ -1589,8 +1602,7 @@ def chain_fifty_fifty(gs, s, x, cfg):
     parent = x.chain_parent
     parity = x.chain_parity
     bad = x.chain_bad
-    cells = x.chain_cells  # a number's cells
-    n2, n3 = _chain_numbers(gs, s, x)
+    n2, n3, nw = _chain_numbers(gs, s, x, cfg.chain_join_cells)
     log_z = s.ws.stats[STAT_LOG_LAYOUTS]
     if _chain_union(x, n, n2, n3, -1) > 0:
         for q in range(n):  # each chain alone
@@ -1599,12 +1611,9 @@ def chain_fifty_fifty(gs, s, x, cfg):
                 if cell >= 0:
                     return cell
         # two chains through a number needing one mine among three or more cells, one in each
-        for w in range(n):
-            if view[w] <= 0:
-                continue
-            k = _one_mine_cells(view, known, certain, gs.nbr, gs.nbr_count, w, cells, cfg.chain_join_cells)
-            if k < 3:
-                continue
+        for i in range(nw):
+            k = x.chain_wide_k[i]
+            cells = x.chain_wide[i]
             if cfg.chain_join_cells == CHAIN_JOIN_CELLS:  # by default: two cells in chains and a third in none
                 in_chains = 0
                 for t in range(3):
@@ -1629,14 +1638,16 @@ def chain_fifty_fifty(gs, s, x, cfg):
                         return cell
     if not cfg.chain_shared_cell:
         return -1
+    in_three = x.chain_in_three
+    for q in range(n):
+        in_three[q] = 0
+    for t in range(n3):
+        for j in range(3):
+            in_three[x.chain_three[t, j]] = 1
     for e in range(n):  # chains with links that hold where e is safe
         if view[e] >= 0 or known[e] or certain[e] != UNCERTAIN:
             continue
-        shares = False
-        for t in range(n3):
-            for j in range(3):
-                shares = shares or x.chain_three[t, j] == e
-        if not shares or _chain_union(x, n, n2, n3, e) == 0:
+        if not in_three[e] or _chain_union(x, n, n2, n3, e) == 0:
             continue
         for q in range(n):
             if parent[q] == q and x.chain_cond[q] and not bad[q]:
