@@ -145,6 +145,7 @@ def test_results_with_an_option_on_rest_on_the_options_playthrough():
     assert stamp == {"best": playthrough._behaviour_table()["best"],
                      "best+options": playthrough._behaviour_table()["best+options"]}
     assert set(sweep.code_stamp({**task, "agent": "csp"})["agents"]) == {"csp"}
+    assert ml.agents.pinned_names("best", {"no_such_setting": 1}) == ["best", "best+options"]  # unread: both
     provenance.take()
     ml.play(ml.make_agent("best", sure_mines=True), "4x4x2", 2, seed=0, progress=False)
     assert {t.partition("=")[0] for t in provenance.take()} == {"best", "best+options"}

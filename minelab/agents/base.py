@@ -89,8 +89,9 @@ OPTIONS_SUFFIX = "+options"
 def pinned_names(name: str, params: dict | None = None) -> list[str]:
     """The golden playthroughs a result of agent `name` with parameters `params` rests on:
     its own, and "<name>+options" (the playthrough of its optional steps) when `params`
-    sets one of the family's `option_fields` away from its default. Unknown names and
-    bad parameters give [name] (the task checks name them).
+    sets one of the family's `option_fields` away from its default, or when `params` cannot
+    be read as the family's parameters (then nothing shows that no option is on; the task
+    checks name the bad field).
 
         >>> pinned_names("best", {"chain_fifty_fifty": True})
         ['best', 'best+options']
@@ -103,7 +104,7 @@ def pinned_names(name: str, params: dict | None = None) -> list[str]:
     try:
         given = cls.Params.make(name, **{k: v for k, v in params.items() if k != "seed"}).params()
     except (TypeError, ValueError):
-        return [name]
+        return [name, name + OPTIONS_SUFFIX]
     return [name, name + OPTIONS_SUFFIX] if cls.option_fields & set(given) else [name]
 
 
