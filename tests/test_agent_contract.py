@@ -121,13 +121,16 @@ def test_option_batches_switch_on_every_option_field():
 
 
 def test_every_option_the_studies_judge_is_pinned_as_it_is_played():
-    """The option sets the strength study judges (its options table, options check and chain
-    check) are option batches as they stand (a first click aside): a change of any of their
-    plays changes best+options, so their results are recomputed, not served."""
+    """The option sets the strength study judges (its ablations, options table, options check,
+    guess details, chain check, and the changes undone) are option batches as they stand (a
+    first click aside): a change of any of their plays changes best+options, so their
+    results are recomputed, not served."""
     from minelab.studies import strength
 
     batches = [dict(o) for o in playthrough.OPTION_BATCHES["best"]]
-    for table in (strength.OPTIONS, strength.CHECK_OPTIONS, strength.CHAIN_CHECK):
+    undone = {name: params for name, (_, params) in strength.CHANGES.items()}
+    for table in (strength.ABLATIONS, strength.OPTIONS, strength.CHECK_OPTIONS, strength.GUESS_DETAILS,
+                  strength.CHAIN_CHECK, undone):
         for label, options in table.items():
             played = {k: v for k, v in options.items() if k != "first_click"}
             assert played in batches, f"{label!r} ({played}) is not in OPTION_BATCHES['best']"
