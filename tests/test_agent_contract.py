@@ -36,33 +36,29 @@ def levels_for(name):
 
 
 # --------------------------------------------------------------------------- golden playthroughs
-@pytest.mark.parametrize("name", [pytest.param(a, marks=pytest.mark.slow) if a == "best" else a for a in AGENTS])
-def test_golden_playthrough_is_what_the_agent_plays(name):  # best's: about a minute
-    path = playthrough.default_dir() / f"{name}.txt"
-    assert path.exists(), f"no golden playthrough for {name}: run `make playthroughs`"
+def _same_as_file(path, got: str, what: str) -> None:
+    """Fail with the start of a diff unless `got` is the text of golden file `path`."""
+    assert path.exists(), f"no {path.name}: run `make playthroughs`"
     expected = path.read_text()
-    got = playthrough.playthrough(name)
     if got != expected:
         import difflib
 
         diff = "".join(list(difflib.unified_diff(expected.splitlines(True), got.splitlines(True),
                                                  "golden", "now", n=2))[:60])
-        pytest.fail(f"{name} plays differently from its golden playthrough. If you meant it, run "
-                    f"`make playthroughs` and say so in the commit.\n{diff}")
+        pytest.fail(f"{what} ({path.name}). If you meant it, run `make playthroughs` and say so in the commit.\n{diff}")
+
+
+@pytest.mark.parametrize("name", [pytest.param(a, marks=pytest.mark.slow) if a == "best" else a for a in AGENTS])
+def test_golden_playthrough_is_what_the_agent_plays(name):  # best's: about a minute
+    got = playthrough.playthrough(name)
+    _same_as_file(playthrough.default_dir() / f"{name}.txt", got,
+                  f"{name} plays differently from its golden playthrough")
     if name in playthrough.DEEP_BATCHES:  # here, so the kernels the golden file compiled serve them
         problem = playthrough.deep_check(name, playthrough.digest(got))
         assert problem is None, problem
     if name in playthrough.OPTION_BATCHES:
-        options = playthrough.options_path(name)
-        assert options.exists(), f"no option batches file for {name}: run `make playthroughs`"
-        expected, got = options.read_text(), playthrough.options_playthrough(name)
-        if got != expected:
-            import difflib
-
-            diff = "".join(list(difflib.unified_diff(expected.splitlines(True), got.splitlines(True),
-                                                     "golden", "now", n=2))[:60])
-            pytest.fail(f"{name} plays differently with an option on ({options.name}). If you meant it, run "
-                        f"`make playthroughs` and say so in the commit.\n{diff}")
+        _same_as_file(playthrough.options_path(name), playthrough.options_playthrough(name),
+                      f"{name} plays differently with an option on")
 
 
 def test_deep_batches_catch_play_the_golden_file_misses(tmp_path, monkeypatch):
