@@ -7,8 +7,8 @@ alone and numba would go on loading the old csp kernel from its cache: the agent
 play the old code, and a
 golden playthrough test would pass on code that no longer exists. So every cache lives
 in a folder named after a digest of the whole package's source: any edit anywhere in
-minelab starts a fresh folder (one full compilation, about a minute), and code that is
-back to an earlier state finds its folder again.
+minelab starts a fresh folder (one full compilation: `minelab bench` reports each
+agent's compile seconds), and code that is back to an earlier state finds its folder again.
 
 Where: $NUMBA_CACHE_DIR/minelab-<digest> when you set NUMBA_CACHE_DIR, else
 ~/.cache/minelab/numba/<digest> ($XDG_CACHE_HOME respected). The few most recently used

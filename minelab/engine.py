@@ -149,7 +149,7 @@ def neighbour_table(rows, cols):
     return nbr, nbr_count
 
 
-@kernel
+@njit(cache=True, _nrt=False, inline="always")  # inlined: a caller's literal k compiles nothing more
 def uniform_below(rng, k):
     """An integer uniform in [0, k) from one rng.random() draw (rng.integers costs ~10x
     more inside njit); guards the measure-zero rounding of u * k up to k."""
@@ -247,7 +247,7 @@ def begin_game(gs, rng):
     st[:] = 0
     st[ST_STATUS] = ONGOING
     if spec[SP_RULE] == RULE_NONE:
-        deal_first_click(gs, 0, rng)  # NONE ignores the cell: mines go anywhere, before any click
+        deal_first_click(gs, np.int64(0), rng)  # NONE ignores the cell: mines go anywhere, before any click
     if spec[SP_ROWS] * spec[SP_COLS] == spec[SP_MINES]:
         st[ST_STATUS] = WON  # nothing safe to reveal: won before the first move
 

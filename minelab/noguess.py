@@ -302,7 +302,8 @@ def _exact(w, mine, counts, mines, nbr, nbr_count):
     Returns (queue top, cells revealed, certain safe cells found); found is -1 when the
     solve failed or a cell it called safe holds a mine."""
     w.stats[DS_SOLVES] += 1
-    if solve_kernel(w.ws, w.shown, w.known, mines, nbr, nbr_count, DEFAULT_MAX_WORK) != OK:
+    # int64 values, not literals: a literal would compile the solver once more
+    if solve_kernel(w.ws, w.shown, w.known, mines, nbr, nbr_count, np.int64(DEFAULT_MAX_WORK)) != OK:
         return 0, 0, -1
     certain = w.ws.certain
     n = mine.shape[0]
@@ -357,7 +358,7 @@ def deal_no_guess_kernel(gs, cell, rng):
     w.stats[DS_SOLVES] = 0
     trials = 0
     while True:
-        place_mines(gs.mine, mines, RULE_OPENING, cell, gs.nbr, gs.nbr_count, gs.stack, rng)
+        place_mines(gs.mine, mines, np.int64(RULE_OPENING), cell, gs.nbr, gs.nbr_count, gs.stack, rng)
         neighbour_counts(gs.mine, gs.nbr, gs.nbr_count, gs.counts)
         trials += 1
         if deduction_wins(w, gs.mine, gs.counts, mines, rows, cols, cell, gs.nbr, gs.nbr_count):

@@ -695,8 +695,8 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets, prune=False):
     counts = f.counts
     for lay in range(n_layouts):
         S[0, lay >> 6] |= np.uint64(1) << np.uint64(lay & 63)
-    d = 0
-    _open_frame(f, 0, n_u, outcome)
+    d = np.int64(0)  # not a literal: that would compile the frame kernels once more
+    _open_frame(f, d, n_u, outcome)
     budget -= f.total[0] * n_u
     need_cell = True  # frame d must pick its next cell to value
     while True:
@@ -914,7 +914,8 @@ def endgame_decision(gs, s, x, cfg):
             s.decision[DC_ABORT] = 1
         return -1
     layout_outcomes(view, known, gs.nbr, gs.nbr_count, x, n_u, n_l)
-    cell, _value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets, cfg.endgame_prune)
+    cell, _value = endgame_move(np.int64(n_u), x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets,
+                                cfg.endgame_prune)
     if cell >= 0:
         s.decision[DC_STEP] = STEP_ENDGAME
         return cell
@@ -992,7 +993,8 @@ def isolated_edge(gs, s, x, cfg):
         if n_l < 2:
             continue
         layout_outcomes(view, known, nbr, nbr_count, x, n_u, n_l)
-        cell, _value = endgame_move(n_u, x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets, cfg.endgame_prune)
+        cell, _value = endgame_move(np.int64(n_u), x.outcome, n_l, x.ucells, cfg.endgame_budget, x.sets,
+                                    cfg.endgame_prune)
         if cell >= 0:
             s.decision[DC_STEP] = STEP_ISOLATED
             return cell
@@ -1098,6 +1100,7 @@ def unresolvable_pair(gs, s):
                     b = u
         if unknown != 2 or need != 1:
             continue
+        a, b = np.int64(a), np.int64(b)  # not literals (a and b start at -1): one compilation
         if _same_watchers(view, known, nbr, nbr_count, a, b) and _same_watchers(view, known, nbr, nbr_count, b, a):
             return a
     return -1
@@ -1177,8 +1180,8 @@ def _mines_weight(gs, s, x, n_fixed, log_z):
     known ones): the position's count recounted with them mines (`recount_with_mines`,
     only the components they are in searched again), or where that cannot be exact, one
     solve with them added to the known mines; 0 when none fits."""
-    # max_work as an int64, not a literal: a literal would compile the search once more
-    code = recount_with_mines(s.ws, x.look, x.ltr_cells, n_fixed, np.int64(DEFAULT_MAX_WORK))
+    # int64 values, not literals: a literal would compile the search once more
+    code = recount_with_mines(s.ws, x.look, x.ltr_cells, np.int64(n_fixed), np.int64(DEFAULT_MAX_WORK))
     if code == NOT_RECOUNTED:
         known2 = x.ltr_known
         for i in range(known2.shape[0]):
@@ -1559,19 +1562,20 @@ def _chain_union(x, n, n2, n3, shared):
         bad[i] = 0
         cond[i] = 0
     pairs = 0
+    plain, conditional = np.int64(0), np.int64(1)  # not literals: _chain_link compiles once
     for t in range(n2):
-        pairs += _chain_link(parent, parity, bad, cond, x.chain_two[t, 0], x.chain_two[t, 1], 0)
+        pairs += _chain_link(parent, parity, bad, cond, x.chain_two[t, 0], x.chain_two[t, 1], plain)
     if shared >= 0:
         for t in range(n3):
             c0 = x.chain_three[t, 0]
             c1 = x.chain_three[t, 1]
             c2 = x.chain_three[t, 2]
             if c0 == shared:
-                pairs += _chain_link(parent, parity, bad, cond, c1, c2, 1)
+                pairs += _chain_link(parent, parity, bad, cond, c1, c2, conditional)
             elif c1 == shared:
-                pairs += _chain_link(parent, parity, bad, cond, c0, c2, 1)
+                pairs += _chain_link(parent, parity, bad, cond, c0, c2, conditional)
             elif c2 == shared:
-                pairs += _chain_link(parent, parity, bad, cond, c0, c1, 1)
+                pairs += _chain_link(parent, parity, bad, cond, c0, c1, conditional)
     return pairs
 
 
@@ -1603,11 +1607,13 @@ def chain_fifty_fifty(gs, s, x, cfg):
     parity = x.chain_parity
     bad = x.chain_bad
     n2, n3, nw = _chain_numbers(gs, s, x, cfg.chain_join_cells)
+    # int64 values, not literals, for the kernels called here: a literal compiles them again
+    n2, n3, no_side, no_chain = np.int64(n2), np.int64(n3), np.int64(0), np.int64(-1)
     log_z = s.ws.stats[STAT_LOG_LAYOUTS]
-    if _chain_union(x, n, n2, n3, -1) > 0:
+    if _chain_union(x, n, n2, n3, no_chain) > 0:
         for q in range(n):  # each chain alone
             if parent[q] == q and not bad[q]:
-                cell = _chain_try(gs, s, x, cfg, log_z, q, 0, -1, 0)
+                cell = _chain_try(gs, s, x, cfg, log_z, q, no_side, no_chain, no_side)
                 if cell >= 0:
                     return cell
         # two chains through a number needing one mine among three or more cells, one in each
@@ -1651,7 +1657,7 @@ def chain_fifty_fifty(gs, s, x, cfg):
             continue
         for q in range(n):
             if parent[q] == q and x.chain_cond[q] and not bad[q]:
-                cell = _chain_try(gs, s, x, cfg, log_z, q, 0, -1, 0)
+                cell = _chain_try(gs, s, x, cfg, log_z, q, no_side, no_chain, no_side)
                 if cell >= 0:
                     return cell
     return -1
@@ -1693,7 +1699,7 @@ def candidate_order(gs, s, x, tie_order):
         else:
             rank = nbr_count[c] * 1000 if tie_order == ORDER_CORNERS else 0
             keys[t] = np.round(prob[c], 9) + 1e-11 * (rank + min(dist[c], 999))
-    stable_argsort(keys, m, x.ranked, x.merge_tmp)
+    stable_argsort(keys, np.int64(m), x.ranked, x.merge_tmp)  # not a literal: one compilation
     return m
 
 
