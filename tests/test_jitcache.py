@@ -24,7 +24,6 @@ import numba
 import pytest
 
 import minelab
-import minelab as ml
 from minelab import _jitcache
 
 PACKAGE = Path(minelab.__file__).resolve().parent
@@ -89,13 +88,14 @@ def test_no_kernel_is_compiled_for_a_literal_argument():
     if not where or not Path(where).is_dir():
         pytest.skip("numba's on-disk cache is not in use")
     folder = Path(where)
-    chains = ml.make_agent("best", chain_fifty_fifty=True, chain_shared_cell=True, endgame_prune=True)
+    chains = minelab.make_agent("best", chain_fifty_fifty=True, chain_shared_cell=True, endgame_prune=True)
     # best's decision and the solver's searches are the same kernels on every rule; best's
     # batch loop for no-guess boards would only add a compilation the notebook test makes
     for level in ("16x30x99", "8x8x10:opening"):
-        ml.play(chains, level, 3, seed=1, progress=False)
+        minelab.play(chains, level, 3, seed=1, progress=False)
     for level in ("16x30x99", "8x8x10:opening", "9x9x10:no-guess"):  # no-guess: the deal's own solve
-        ml.play("csp", level, 3, seed=1, progress=False)
-    literal = [(name, sig) for name, sig in _indexed_signatures(folder) if "Literal[" in sig]
-    assert sum(1 for _ in _indexed_signatures(folder)) > 10  # the index was read
+        minelab.play("csp", level, 3, seed=1, progress=False)
+    indexed = list(_indexed_signatures(folder))
+    literal = [(name, sig) for name, sig in indexed if "Literal[" in sig]
+    assert len(indexed) > 10  # the index was read
     assert not literal, "\n".join(f"{name}: {sig[:300]}" for name, sig in literal)
