@@ -152,14 +152,26 @@ def test_resolutions_count_where_a_change_moves_at_each_class(hill_data):
         {**common, "game": 2, "revealed": 100, "best_p": 0.1, "hill_p": 0.3, "diff": 0.04, "diff_low": 0.0,
          "diff_high": 0.08},
     ], games=3)
-    pd.DataFrame({"level": "16x30x99", "game": [0, 1, 2, 0], "step": 1, "agent": ["best a"] * 3 + ["best b"],
-                  "change": '{"x": 1}', "best_cell": 5, "hill_cell": 9, "new_cell": [9, 5, 7, 9]}
-                 ).to_csv(hill_data / "resolved.csv", index=False)
+    resolved = pd.DataFrame({"level": "16x30x99", "game": [0, 1, 2, 0], "step": 1,
+                             "agent": ["best a"] * 3 + ["best b"], "change": '{"x": 1}', "best_cell": 5,
+                             "hill_cell": 9, "new_cell": [9, 5, 7, 9], "new_diff": [0.10, 0.0, 0.06, 0.10]})
+    resolved.to_csv(hill_data / "resolved.csv", index=False)
     t = H.resolutions().set_index("class")
     assert tuple(t.loc["all", ["disagreements", "takes_hill", "keeps_best", "takes_other"]]) == (3, 1, 1, 1)
     assert t.loc["all", "diff_taken"] == pytest.approx(0.10) and (t["agent"] == "best a").all()
     assert tuple(t.loc["hill riskier", ["disagreements", "takes_hill", "keeps_best", "takes_other"]]) == (2, 0, 1, 1)
     assert np.isnan(t.loc["hill riskier", "diff_taken"])
+    # the change's own cells: 0.10 (Hill's), 0 (best's), 0.06 (another), one per game of three
+    assert t.loc["all", "new_diff"] == pytest.approx(0.16 / 3)
+    assert t.loc["all", "gain_per_game"] == pytest.approx(0.16 / 3)
+    assert t.loc["all", "gain_low"] < t.loc["all", "gain_per_game"] < t.loc["all", "gain_high"]
+    assert t.loc["hill riskier", "new_diff"] == pytest.approx(0.03)
+    assert t.loc["hill riskier", "gain_per_game"] == pytest.approx(0.02)
+    # a file without the values (or a row without one) gives no value, not a guess
+    resolved.drop(columns="new_diff").to_csv(hill_data / "resolved.csv", index=False)
+    assert H.resolutions()[["new_diff", "gain_per_game"]].isna().all().all()
+    resolved.assign(new_diff=[0.10, 0.0, np.nan, 0.10]).to_csv(hill_data / "resolved.csv", index=False)
+    assert np.isnan(H.resolutions().set_index("class").loc["all", "gain_per_game"])
 
 
 def test_move_values_play_best_after_each_move_on_layouts_consistent_with_the_view():

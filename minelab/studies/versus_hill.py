@@ -32,7 +32,8 @@ harness writes what it measures into data/hill/; this module only reads those fi
 * `resolutions()`: what a change to `best` does at those disagreements. The version that
   played the shadow games replays them, and `best` with the change decides at each
   (data/hill/resolved.csv, `tools/hill/hill.py resolve`): per change and class, how often it
-  takes Hill's cell, keeps best's, or takes another, and the value Hill's cell had there.
+  takes Hill's cell, keeps best's, or takes another, the value Hill's cell had there, and
+  the value of the change's own cell (valued as Hill's was), per disagreement and per game.
 
 The catalogue's *cost per game* of a class is what Hill's moves of that class would gain
 `best` per game played, if each changed only that decision: the sum of the class's
@@ -261,22 +262,36 @@ def resolutions(agent: str | None = None) -> pd.DataFrame:
     """Per change to `best` replayed at the shadow disagreements of `agent` (default
     `shadow_agent()`) and per class of CLASSES (and "all"): the disagreements, how many the
     change resolves to Hill's cell (`takes_hill`), leaves at best's (`keeps_best`) or moves
-    to a third cell (`takes_other`), and the mean difference (Hill's cell - best's, the
-    shadow valuation) of those it resolves to Hill's, with its 95% interval."""
+    to a third cell (`takes_other`), the mean difference (Hill's cell - best's, the shadow
+    valuation) of those it resolves to Hill's, with its 95% interval, and what the change's
+    cell is worth there: `new_diff`, its value - best's averaged over the class's
+    disagreements (0 where it keeps best's), and `gain_per_game`, the same summed per game
+    over the shadow games, as the catalogue's cost per game is (95% t-intervals; NaN for a
+    change with a row not valued). It values the change's first different decision
+    only, each continued by today's `best`: what the change then does differently later is
+    the paired games' to judge."""
     agent = shadow_agent() if agent is None else agent
-    d = disagreements(agent)
+    d, games = disagreements(agent), shadow_games(agent)["game"]
     r = _read("resolved", "resolve --params '<best's parameters as JSON>'")
     r = r[r["agent"] == agent]
+    if "new_diff" not in r:  # a file written before the change's cells were valued
+        r = r.assign(new_diff=math.nan)
     rows = []
     for change, part in r.groupby("change", sort=False):
-        m = d.merge(part[["game", "step", "new_cell"]], on=["game", "step"], how="inner")
+        m = d.merge(part[["game", "step", "new_cell", "new_diff"]], on=["game", "step"], how="inner")
         hill, keep = m["new_cell"] == m["hill_cell"], m["new_cell"] == m["best_cell"]
+        valued = not m["new_diff"].isna().any()
         for name, mask in [("all", np.ones(len(m), bool)), *((n, m[n].to_numpy()) for n in CLASSES)]:
             mean, lo, hi = _mean_ci(m.loc[mask & hill, "diff"].to_numpy())
+            sub = m[mask].assign(diff=m.loc[mask, "new_diff"])
+            new, new_lo, new_hi = _mean_ci(sub["diff"].to_numpy()) if valued else (math.nan,) * 3
+            gain, gain_lo, gain_hi = _cost_per_game(sub, games) if valued else (math.nan,) * 3
             rows.append({"change": change, "class": name, "disagreements": int(mask.sum()),
                          "takes_hill": int((mask & hill).sum()), "keeps_best": int((mask & keep).sum()),
                          "takes_other": int((mask & ~hill & ~keep).sum()), "diff_taken": mean,
-                         "diff_taken_low": lo, "diff_taken_high": hi, "agent": agent})
+                         "diff_taken_low": lo, "diff_taken_high": hi, "new_diff": new, "new_diff_low": new_lo,
+                         "new_diff_high": new_hi, "gain_per_game": gain, "gain_low": gain_lo, "gain_high": gain_hi,
+                         "agent": agent})
     return pd.DataFrame(rows)
 
 

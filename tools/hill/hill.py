@@ -37,8 +37,10 @@ put into data/hill/shadow.csv and shadow_games.csv, whole games only.
 `resolve`: what a change to `best` does where shadow play found the two solvers apart. The
 version of `best` that played the shadow games replays them to each valued disagreement,
 and `best` with the change (its parameters, --params) decides there: Hill's cell, best's
-old one, or another. A row per disagreement and change (-> data/hill/resolved.csv); no
-node needed.
+old one, or another. The change's cell is valued against best's as the shadow play valued
+Hill's, on the same layouts (Hill's cell: the shadow row's difference; best's: 0; another
+cell: `move_values` on the row's layouts and seed). A row per disagreement and change
+(-> data/hill/resolved.csv); no node needed.
 
 `reasons`: which of Hill's steps made his move at each valued disagreement. A version of
 `best` that played shadow games (--agent; today's `best` with --params must play as it
@@ -90,8 +92,10 @@ SHADOW_COLUMNS = ["level", "game", "seed", "step", "revealed", "covered", "mines
                   "best_win", "hill_win", "diff", "diff_low", "diff_high", "program", "commit", "agent"]
 SHADOW_GAME_COLUMNS = ["level", "game", "seed", "won", "guesses", "differ", "program", "commit", "agent"]
 # agent: best's golden playthrough digest
-RESOLVED_COLUMNS = ["level", "game", "step", "agent", "change", "best_cell", "hill_cell", "new_cell"]
-# agent: the version of best that played the shadow games; change: the parameters, as JSON
+RESOLVED_COLUMNS = ["level", "game", "step", "agent", "change", "best_cell", "hill_cell", "new_cell", "new_diff",
+                    "new_diff_low", "new_diff_high"]
+# agent: the version of best that played the shadow games; change: the parameters, as JSON;
+# new_diff: the change's cell's value - best's, on the shadow row's layouts (95% interval)
 REASON_COLUMNS = ["level", "game", "step", "agent", "hill_cell", "message", "program", "commit"]
 # agent: the version of best that played the shadow games; message: Hill's page's message line
 PAIRED_COLUMNS = ["level", "chunk", "seed", "games", "best_won", "hill_won", "both_won", "program", "commit", "agent",
@@ -399,13 +403,30 @@ def run_resolve(params: dict, out: Path, shadow: Path) -> None:
         cell = next(q for kind, q in new.decision(game) if kind == ml.REVEAL)
         found.append({"level": LEVEL, "game": int(r["game"]), "step": int(r["step"]), "agent": agent,
                       "change": change, "best_cell": int(r["best_cell"]), "hill_cell": int(r["hill_cell"]),
-                      "new_cell": cell})
+                      "new_cell": cell, **_value_of_new_cell(r, game, cell)})
     keep = [r for r in harness.read_rows(out) if (r["agent"], r["change"]) != (agent, change)]
     harness.write_rows(out, keep + found, RESOLVED_COLUMNS)
     takes = [("hill" if f["new_cell"] == f["hill_cell"] else "old" if f["new_cell"] == f["best_cell"] else "other")
              for f in found]
     print(f"{change}: {len(found)} disagreements; takes Hill's cell {takes.count('hill')}, best's "
           f"{takes.count('old')}, another {takes.count('other')}")
+
+
+def _value_of_new_cell(r: dict, game: ml.Game, cell: int) -> dict:
+    """The change's cell's value - best's at the shadow row r (the position of `game`): the
+    row's own difference where it is Hill's cell, 0 where it is best's, else valued by
+    `move_values` on the row's layouts (the same draw: the row's seed and step)."""
+    from minelab.studies.strength import move_values
+
+    keys = ("new_diff", "new_diff_low", "new_diff_high")
+    if cell == int(r["hill_cell"]):
+        return {k: r[k[4:]] for k in keys}
+    if cell == int(r["best_cell"]):
+        return dict.fromkeys(keys, f"{0.0:.6f}")
+    cols = game.level.cols
+    t = move_values(game.view, game.level.mines, [divmod(int(r["best_cell"]), cols), divmod(cell, cols)],
+                    layouts=int(r["layouts"]), seed=derive_seed(int(r["seed"]), {"step": int(r["step"])}))
+    return {k: f"{t[k[4:]][1]:.6f}" for k in keys}
 
 
 def replay_disagreements(rows: list[dict], params: dict, left: list | None = None):
