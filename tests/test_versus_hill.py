@@ -138,6 +138,18 @@ def test_the_catalogue_by_hill_s_step_reads_his_message_at_each_disagreement(hil
     assert (t.loc["50/50", "hill_better"], t.loc["50/50", "best_better"]) == (0, 1)
     assert (t["agent"] == "best a").all()
     H.catalogue_figure(t.reset_index())
+    # a change replayed there, by the same steps: Hill's cell at the pseudo 50/50, best's at
+    # the heuristic's, a third cell (valued 0.02) at the 50/50
+    pd.DataFrame({"level": "16x30x99", "game": [0, 1, 2], "step": 1, "agent": "best a", "change": '{"x": 1}',
+                  "best_cell": 5, "hill_cell": 9, "new_cell": [9, 5, 7], "new_diff": [0.1, 0.0, 0.02]}
+                 ).to_csv(hill_data / "resolved.csv", index=False)
+    r = H.resolutions(by="hill_step").set_index("hill_step")
+    assert list(r.index) == ["all", "pseudo 50/50", "50/50", "guessing heuristic"]
+    assert tuple(r.loc["all", ["takes_hill", "keeps_best", "takes_other"]]) == (1, 1, 1)
+    assert tuple(r.loc["pseudo 50/50", ["takes_hill", "keeps_best", "takes_other"]]) == (1, 0, 0)
+    assert r.loc["pseudo 50/50", "gain_per_game"] == pytest.approx(0.1 / 4)
+    assert r.loc["50/50", "takes_other"] == 1 and r.loc["50/50", "gain_per_game"] == pytest.approx(0.02 / 4)
+    assert r.loc["guessing heuristic", "gain_per_game"] == 0.0
     with pytest.raises(ValueError, match="by must be"):
         H.catalogue(by="kind")
 

@@ -31,9 +31,10 @@ harness writes what it measures into data/hill/; this module only reads those fi
 
 * `resolutions()`: what a change to `best` does at those disagreements. The version that
   played the shadow games replays them, and `best` with the change decides at each
-  (data/hill/resolved.csv, `tools/hill/hill.py resolve`): per change and class, how often it
-  takes Hill's cell, keeps best's, or takes another, the value Hill's cell had there, and
-  the value of the change's own cell (valued as Hill's was), per disagreement and per game.
+  (data/hill/resolved.csv, `tools/hill/hill.py resolve`): per change and class (or step of
+  Hill's, by="hill_step"), how often it takes Hill's cell, keeps best's, or takes another,
+  the value Hill's cell had there, and the value of the change's own cell (valued as
+  Hill's was), per disagreement and per game.
 
 The catalogue's *cost per game* of a class is what Hill's moves of that class would gain
 `best` per game played, if each changed only that decision: the sum of the class's
@@ -204,26 +205,13 @@ def catalogue(agent: str | None = None, by: str = "class") -> pd.DataFrame:
     were the two moves always worth the same), the mean difference, and the cost per game to
     `best` with its 95% interval; `agent` names the version of `best` and `best_is_today`
     says whether it is today's."""
-    if by not in ("class", "hill_step"):
-        raise ValueError(f"by must be 'class' or 'hill_step', got {by!r}")
-    r = None
-    if by == "hill_step":
-        r = _read("reasons", "reasons --agent '<version>' --params '<best's parameters as JSON>'")
-        if agent is None:  # shadow_agent() when Hill's messages were taken at its games, else the last version
-            agent = shadow_agent() if (r["agent"] == shadow_agent()).any() else str(r["agent"].iloc[-1])
-    agent = shadow_agent() if agent is None else agent
-    d, games = disagreements(agent), shadow_games(agent)
-    if by == "class":
-        groups = [(name, CLASSES[name][0], d[name].to_numpy()) for name in CLASSES]
-    else:
-        r = r[r["agent"] == agent].assign(hill_step=lambda t: t["message"].map(hill_step))
-        d = d.merge(r[["game", "step", "hill_step"]], on=["game", "step"], how="inner")
-        groups = [(name, HILL_STEPS.get(name, ("no step's message",))[0], (d["hill_step"] == name).to_numpy())
-                  for name in [*HILL_STEPS, "other"] if (d["hill_step"] == name).any()]
+    agent, d, groups = _grouped(agent, by)
+    games = shadow_games(agent)
     today = today_agent()
     n_games = len(games)
     rows = []
-    for name, meaning, mask in [("all", "every valued disagreement", np.ones(len(d), bool)), *groups]:
+    for name, meaning, mask in [("all", "every valued disagreement", np.ones(len(d), bool)),
+                                *((g, meaning, _mask(d, by, g)) for g, meaning in groups)]:
         sub = d[mask]
         mean, lo, hi = _mean_ci(sub["diff"].to_numpy())
         cost, cost_lo, cost_hi = _cost_per_game(sub, games["game"])
@@ -234,6 +222,34 @@ def catalogue(agent: str | None = None, by: str = "class") -> pd.DataFrame:
                      "diff_low": lo, "diff_high": hi, "games": n_games, "cost_per_game": cost, "cost_low": cost_lo,
                      "cost_high": cost_hi, "agent": agent, "best_is_today": agent == today})
     return pd.DataFrame(rows)
+
+
+def _grouped(agent: str | None, by: str) -> tuple[str, pd.DataFrame, list]:
+    """(agent, its disagreements, [(group, meaning)]) for `catalogue` and
+    `resolutions`: the classes of CLASSES (by="class"), or the steps of Hill's solver that
+    made his move (by="hill_step", from data/hill/reasons.csv: disagreements without his
+    message are left out; default agent: shadow_agent() when the file has its games, else
+    the file's last version); `_mask` picks a group's rows."""
+    if by not in ("class", "hill_step"):
+        raise ValueError(f"by must be 'class' or 'hill_step', got {by!r}")
+    r = None
+    if by == "hill_step":
+        r = _read("reasons", "reasons --agent '<version>' --params '<best's parameters as JSON>'")
+        if agent is None:  # shadow_agent() when Hill's messages were taken at its games, else the last version
+            agent = shadow_agent() if (r["agent"] == shadow_agent()).any() else str(r["agent"].iloc[-1])
+    agent = shadow_agent() if agent is None else agent
+    d = disagreements(agent)
+    if by == "class":
+        return agent, d, [(name, CLASSES[name][0]) for name in CLASSES]
+    r = r[r["agent"] == agent].assign(hill_step=lambda t: t["message"].map(hill_step))
+    d = d.merge(r[["game", "step", "hill_step"]], on=["game", "step"], how="inner")
+    return agent, d, [(name, HILL_STEPS.get(name, ("no step's message",))[0])
+                      for name in [*HILL_STEPS, "other"] if (d["hill_step"] == name).any()]
+
+
+def _mask(frame: pd.DataFrame, by: str, name: str) -> np.ndarray:
+    """The rows of `frame` (disagreements, as `_grouped` gives them) in group `name`."""
+    return frame[name].to_numpy() if by == "class" else (frame["hill_step"] == name).to_numpy()
 
 
 def versions() -> pd.DataFrame:
@@ -258,9 +274,11 @@ def versions() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def resolutions(agent: str | None = None) -> pd.DataFrame:
+def resolutions(agent: str | None = None, by: str = "class") -> pd.DataFrame:
     """Per change to `best` replayed at the shadow disagreements of `agent` (default
-    `shadow_agent()`) and per class of CLASSES (and "all"): the disagreements, how many the
+    `shadow_agent()`) and per class of CLASSES (by="class"; by="hill_step": per step of
+    Hill's solver that made his move, as `catalogue` has them), and for all of them: the
+    disagreements, how many the
     change resolves to Hill's cell (`takes_hill`), leaves at best's (`keeps_best`) or moves
     to a third cell (`takes_other`), the mean difference (Hill's cell - best's, the shadow
     valuation) of those it resolves to Hill's, with its 95% interval, and what the change's
@@ -270,8 +288,8 @@ def resolutions(agent: str | None = None) -> pd.DataFrame:
     change with a row not valued). It values the change's first different decision
     only, each continued by today's `best`: what the change then does differently later is
     the paired games' to judge."""
-    agent = shadow_agent() if agent is None else agent
-    d, games = disagreements(agent), shadow_games(agent)["game"]
+    agent, d, groups = _grouped(agent, by)
+    games = shadow_games(agent)["game"]
     r = _read("resolved", "resolve --params '<best's parameters as JSON>'")
     r = r[r["agent"] == agent]
     if "new_diff" not in r:  # a file written before the change's cells were valued
@@ -281,12 +299,12 @@ def resolutions(agent: str | None = None) -> pd.DataFrame:
         m = d.merge(part[["game", "step", "new_cell", "new_diff"]], on=["game", "step"], how="inner")
         hill, keep = m["new_cell"] == m["hill_cell"], m["new_cell"] == m["best_cell"]
         valued = not m["new_diff"].isna().any()
-        for name, mask in [("all", np.ones(len(m), bool)), *((n, m[n].to_numpy()) for n in CLASSES)]:
+        for name, mask in [("all", np.ones(len(m), bool)), *((g, _mask(m, by, g)) for g, _ in groups)]:
             mean, lo, hi = _mean_ci(m.loc[mask & hill, "diff"].to_numpy())
             sub = m[mask].assign(diff=m.loc[mask, "new_diff"])
             new, new_lo, new_hi = _mean_ci(sub["diff"].to_numpy()) if valued else (math.nan,) * 3
             gain, gain_lo, gain_hi = _cost_per_game(sub, games) if valued else (math.nan,) * 3
-            rows.append({"change": change, "class": name, "disagreements": int(mask.sum()),
+            rows.append({"change": change, by: name, "disagreements": int(mask.sum()),
                          "takes_hill": int((mask & hill).sum()), "keeps_best": int((mask & keep).sum()),
                          "takes_other": int((mask & ~hill & ~keep).sum()), "diff_taken": mean,
                          "diff_taken_low": lo, "diff_taken_high": hi, "new_diff": new, "new_diff_low": new_lo,
