@@ -211,7 +211,7 @@ def catalogue(agent: str | None = None, by: str = "class") -> pd.DataFrame:
     n_games = len(games)
     rows = []
     for name, meaning, mask in [("all", "every valued disagreement", np.ones(len(d), bool)),
-                                *((g, meaning, _mask(d, by, g)) for g, meaning in groups)]:
+                                *((group, what, _mask(d, by, group)) for group, what in groups)]:
         sub = d[mask]
         mean, lo, hi = _mean_ci(sub["diff"].to_numpy())
         cost, cost_lo, cost_hi = _cost_per_game(sub, games["game"])
@@ -276,18 +276,17 @@ def versions() -> pd.DataFrame:
 
 def resolutions(agent: str | None = None, by: str = "class") -> pd.DataFrame:
     """Per change to `best` replayed at the shadow disagreements of `agent` (default
-    `shadow_agent()`) and per class of CLASSES (by="class"; by="hill_step": per step of
-    Hill's solver that made his move, as `catalogue` has them), and for all of them: the
-    disagreements, how many the
-    change resolves to Hill's cell (`takes_hill`), leaves at best's (`keeps_best`) or moves
-    to a third cell (`takes_other`), the mean difference (Hill's cell - best's, the shadow
-    valuation) of those it resolves to Hill's, with its 95% interval, and what the change's
-    cell is worth there: `new_diff`, its value - best's averaged over the class's
-    disagreements (0 where it keeps best's), and `gain_per_game`, the same summed per game
-    over the shadow games, as the catalogue's cost per game is (95% t-intervals; NaN for a
-    change with a row not valued). It values the change's first different decision
-    only, each continued by today's `best`: what the change then does differently later is
-    the paired games' to judge."""
+    `shadow_agent()`), per class of CLASSES (by="class"; by="hill_step": per step of Hill's
+    solver that made his move, as `catalogue` has them) and for all of them: the
+    disagreements, how many the change resolves to Hill's cell (`takes_hill`), leaves at
+    best's (`keeps_best`) or moves to a third cell (`takes_other`), the mean difference
+    (Hill's cell - best's, the shadow valuation) of those it resolves to Hill's, with its
+    95% interval, and what the change's cell is worth there: `new_diff`, its value - best's
+    averaged over the group's disagreements (0 where it keeps best's), and `gain_per_game`,
+    the same summed per game over the shadow games, as the catalogue's cost per game is
+    (95% t-intervals; NaN for a change with a row not valued). It values the change's first
+    different decision only, each continued by today's `best`: what the change then does
+    differently later is the paired games' to judge."""
     agent, d, groups = _grouped(agent, by)
     games = shadow_games(agent)["game"]
     r = _read("resolved", "resolve --params '<best's parameters as JSON>'")
