@@ -263,6 +263,12 @@ def shadow_seed(level: str, g: int) -> int:
     return derive_seed(SHADOW_ROOT, {"study": "hill-shadow", "level": level, "game": g})
 
 
+def layouts_seed(seed: int, step: int) -> int:
+    """The seed of the posterior layouts a disagreement at guess `step` of the game dealt
+    from `seed` is valued on: `shadow` draws them with it and `resolve` draws them again."""
+    return derive_seed(seed, {"step": step})
+
+
 def opened_game(level: ml.Level, seed: int) -> ml.Game:
     """The game dealt from `seed`, its first click (FIRST) made."""
     game = ml.Game(level, seed=seed)
@@ -304,7 +310,7 @@ def shadow_game(hill: HillSolver, best, level: ml.Level, g: int, seed: int) -> t
                "program": PROGRAM, "commit": PINNED, "agent": today_agent()}
         if first[1] == 1 and first[0] != own:
             t = move_values(view, level.mines, [divmod(own, level.cols), divmod(first[0], level.cols)],
-                            layouts=SHADOW_LAYOUTS, seed=derive_seed(seed, {"step": step}))
+                            layouts=SHADOW_LAYOUTS, seed=layouts_seed(seed, step))
             row.update(layouts=SHADOW_LAYOUTS, best_win=t["win_rate"][0], hill_win=t["win_rate"][1],
                        **{k: f"{t[k][1]:.6f}" for k in ("diff", "diff_low", "diff_high")})
         rows.append(row)
@@ -425,7 +431,7 @@ def _value_of_new_cell(r: dict, game: ml.Game, cell: int) -> dict:
         return dict.fromkeys(keys, f"{0.0:.6f}")
     cols = game.level.cols
     t = move_values(game.view, game.level.mines, [divmod(int(r["best_cell"]), cols), divmod(cell, cols)],
-                    layouts=int(r["layouts"]), seed=derive_seed(int(r["seed"]), {"step": int(r["step"])}))
+                    layouts=int(r["layouts"]), seed=layouts_seed(int(r["seed"]), int(r["step"])))
     return {k: f"{t[k[4:]][1]:.6f}" for k in keys}
 
 
