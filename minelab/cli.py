@@ -353,8 +353,9 @@ def bench_probability(level: str, seconds: float) -> dict:
 # best's options from D. Hill's steps and the larger endgame search (off by default), timed
 # beside best's defaults on these levels: what turning one on costs in games/s. Each is
 # named by its short name here and by its name in the strength study, whose parameters it
-# plays (strength.OPTIONS, CHECK_OPTIONS, GUESS_DETAILS and CHAIN_CHECK: the options table, the
-# options check, the guess details table and the chain check judge them).
+# plays (strength.OPTIONS, CHECK_OPTIONS, GUESS_DETAILS, CHAIN_CHECK and CANDIDATE_CHECK: the
+# options table, the options check, the guess details table, the chain check and the candidates
+# check judge them).
 CSP_OPTIONS = {"isolated_edges": "isolated components of a fixed mine count played by the exact search "
                                  "(D. Hill's isolated edge)",
                "chain_fifty_fifty": "chains of 50/50s: a cell that is a mine only in one state of a chain "
@@ -370,7 +371,9 @@ CSP_OPTIONS = {"isolated_edges": "isolated components of a fixed mine count play
                                                      "to 1024 layouts",
                "dead_by_numbers": "dead cells one step ahead also where a number fixes their mines (dead_by_numbers)",
                "safest_next": "the single safest next cell, if safer, revealed first (safest_next: D. Hill's "
-                              "dominating tile)"}
+                              "dominating tile)",
+               "64 candidates, no off-frontier cut": "64 candidates and no off-frontier cut (max_candidates 64, "
+                                                     "float_cut 1)"}
 # best's speed options: they change no move where the endgame search finishes without them
 # (their gain in games is that of the settings they go with), timed the same way.
 CSP_SPEED_OPTIONS = {"endgame_prune": {"endgame_prune": True},
@@ -387,9 +390,9 @@ def bench_csp(seconds: float):
         yield {**bench_probability(level, seconds), "bench": "csp"}
     for agent, level, start in CSP_BENCH:
         yield {**measure(agent, level, seconds, start), "bench": "csp"}
-    from .studies.strength import CHAIN_CHECK, CHECK_OPTIONS, GUESS_DETAILS, OPTIONS
+    from .studies.strength import CANDIDATE_CHECK, CHAIN_CHECK, CHECK_OPTIONS, GUESS_DETAILS, OPTIONS
 
-    judged = {**OPTIONS, **CHECK_OPTIONS, **GUESS_DETAILS, **CHAIN_CHECK}
+    judged = {**OPTIONS, **CHECK_OPTIONS, **GUESS_DETAILS, **CHAIN_CHECK, **CANDIDATE_CHECK}
     plays = {**{option: judged[name] for option, name in CSP_OPTIONS.items()}, **CSP_SPEED_OPTIONS}
     for level, start in CSP_OPTION_LEVELS:
         for option, params in plays.items():

@@ -168,7 +168,8 @@ def test_the_csp_bench_times_the_options_the_strength_study_judges():
     from minelab.cli import CSP_OPTIONS
     from minelab.studies import strength
 
-    judged = {**strength.OPTIONS, **strength.CHECK_OPTIONS, **strength.GUESS_DETAILS, **strength.CHAIN_CHECK}
+    judged = {**strength.OPTIONS, **strength.CHECK_OPTIONS, **strength.GUESS_DETAILS, **strength.CHAIN_CHECK,
+              **strength.CANDIDATE_CHECK}
     assert all(name in judged for name in CSP_OPTIONS.values()), CSP_OPTIONS
 
 
