@@ -411,12 +411,12 @@ def chain_check(options: dict = CHAIN_CHECK, level: str = "16x30x99", games: int
 # an off-frontier cell less safe than (1 - float_cut) of the safest, whatever its long-term
 # risk. The replay of the shadow play's disagreements (`hill.py resolve`, the resolutions
 # table) shows both passing over moves of his guessing heuristic that `best`'s own score
-# ranks first. Its nearest settings, judged here: 64 candidates and no off-frontier cut
-# (Hill's rule exempts from the cut only the cells with long-term risk; no cut also takes
-# the others). The reading fixed before its numbers is the options check's:
+# ranks first. `best`'s settings nearest to his are judged here: 64 candidates and no
+# off-frontier cut (his rule exempts from the cut only the cells with long-term risk; no
+# cut also takes the others). The reading fixed before its numbers is the options check's:
 # confirmed where the gain's 95% interval on CANDIDATES_SEED, a tuning seed no other table
-# plays, lies above zero. On the safe corner start alone, where his record is measured
-# closest (10^7 games), with ten times the options check's games.
+# plays, lies above zero. It is played on the safe corner start alone, where his record is
+# measured closest (10^7 games), with ten times the options check's games.
 CANDIDATE_CHECK = {"64 candidates and no off-frontier cut (max_candidates 64, float_cut 1)":
                    {"max_candidates": 64, "float_cut": 1.0}}
 CANDIDATES_SEED = TUNING_SEEDS[922]
