@@ -373,7 +373,10 @@ CSP_OPTIONS = {"isolated_edges": "isolated components of a fixed mine count play
                "safest_next": "the single safest next cell, if safer, revealed first (safest_next: D. Hill's "
                               "dominating tile)",
                "64 candidates, no off-frontier cut": "64 candidates and no off-frontier cut (max_candidates 64, "
-                                                     "float_cut 1)"}
+                                                     "float_cut 1)",
+               "combined": "chains joined through one-mine numbers, 64 candidates, no off-frontier cut",
+               "combined, with all three and endgame 1024 layouts":
+                   "the same, with D. Hill's three steps and the endgame search over up to 1024 layouts"}
 # best's speed options: they change no move where the endgame search finishes without them
 # (their gain in games is that of the settings they go with), timed the same way.
 CSP_SPEED_OPTIONS = {"endgame_prune": {"endgame_prune": True},
@@ -390,9 +393,9 @@ def bench_csp(seconds: float):
         yield {**bench_probability(level, seconds), "bench": "csp"}
     for agent, level, start in CSP_BENCH:
         yield {**measure(agent, level, seconds, start), "bench": "csp"}
-    from .studies.strength import CANDIDATE_CHECK, CHAIN_CHECK, CHECK_OPTIONS, GUESS_DETAILS, OPTIONS
+    from .studies.strength import CANDIDATE_CHECK, CHAIN_CHECK, CHECK_OPTIONS, DEFAULTS_CHECK, GUESS_DETAILS, OPTIONS
 
-    judged = {**OPTIONS, **CHECK_OPTIONS, **GUESS_DETAILS, **CHAIN_CHECK, **CANDIDATE_CHECK}
+    judged = {**OPTIONS, **CHECK_OPTIONS, **GUESS_DETAILS, **CHAIN_CHECK, **CANDIDATE_CHECK, **DEFAULTS_CHECK}
     plays = {**{option: judged[name] for option, name in CSP_OPTIONS.items()}, **CSP_SPEED_OPTIONS}
     for level, start in CSP_OPTION_LEVELS:
         for option, params in plays.items():

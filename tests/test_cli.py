@@ -169,7 +169,7 @@ def test_the_csp_bench_times_the_options_the_strength_study_judges():
     from minelab.studies import strength
 
     judged = {**strength.OPTIONS, **strength.CHECK_OPTIONS, **strength.GUESS_DETAILS, **strength.CHAIN_CHECK,
-              **strength.CANDIDATE_CHECK}
+              **strength.CANDIDATE_CHECK, **strength.DEFAULTS_CHECK}
     assert all(name in judged for name in CSP_OPTIONS.values()), CSP_OPTIONS
 
 

@@ -62,16 +62,17 @@ SIZES = {
     "smoke": {"ablation_games": 200, "ablation_expert_games": 20, "cell_games": 200, "cell_expert_games": 20,
               "final_games": 100, "final_expert_games": 100, "loss_games": 20, "loss_expert_games": 4,
               "regret_games": 50, "change_games": 200, "change_expert_games": 20, "check_expert_games": 20,
-              "chain_expert_games": 20, "candidates_expert_games": 20},
+              "chain_expert_games": 20, "candidates_expert_games": 20, "defaults_expert_games": 20},
     "quick": {"ablation_games": 10_000, "ablation_expert_games": 1_000, "cell_games": 5_000,
               "cell_expert_games": 1_000, "final_games": 2_000, "final_expert_games": 2_000, "loss_games": 2_000,
               "loss_expert_games": 300, "regret_games": 500, "change_games": 10_000, "change_expert_games": 2_000,
-              "check_expert_games": 1_000, "chain_expert_games": 4_000, "candidates_expert_games": 1_000},
+              "check_expert_games": 1_000, "chain_expert_games": 4_000, "candidates_expert_games": 1_000,
+              "defaults_expert_games": 1_000},
     "paper": {"ablation_games": 200_000, "ablation_expert_games": 40_000, "cell_games": 100_000,
               "cell_expert_games": 20_000, "final_games": 10_000_000, "final_expert_games": 1_000_000,
               "loss_games": 50_000, "loss_expert_games": 5_000, "regret_games": 5_000, "change_games": 200_000,
               "change_expert_games": 200_000, "check_expert_games": 100_000, "chain_expert_games": 400_000,
-              "candidates_expert_games": 1_000_000},
+              "candidates_expert_games": 1_000_000, "defaults_expert_games": 300_000},
 }
 
 # The board of `optimum_regret` per profile: 5x5x5 with an unprotected first click has the
@@ -431,6 +432,38 @@ def candidates_check(options: dict = CANDIDATE_CHECK, level: str = "16x30x99", g
                       zero_start=()).table
     t["confirmed"] = t["gain_low"] > 0
     return PaperResult("candidates_check", None, t.drop(columns="kept"), [])
+
+
+
+# The settings the checks above confirmed, together, against best's defaults: a combination
+# of gains each measured on its own seed is a guess at their sum until the same boards show
+# it. Two combinations: the settings confirmed whose work is that of the defaults' order
+# (chains joined through any number needing one mine, confirmed on both rules by the chain
+# check; 64 candidates and no off-frontier cut, confirmed on the safe corner start by the
+# candidates check), and the same with the options check's combination (D. Hill's three
+# steps and the endgame search over up to 1024 layouts, confirmed on both rules), whose
+# endgame search costs best much of its speed (`minelab bench csp`, docs/benchmarks.md).
+# The links through a shared cell are left out (confirmed on one rule only), and so are the
+# guess details (confirmed on neither). The reading fixed before its numbers is the options
+# check's, on both rules and on DEFAULTS_SEED, a tuning seed no other table plays: a
+# combination is confirmed on a rule where its gain's 95% interval lies above zero.
+DEFAULTS_CHECK = {
+    "chains joined through one-mine numbers, 64 candidates, no off-frontier cut":
+        {"chain_fifty_fifty": True, "chain_join_cells": 8, "max_candidates": 64, "float_cut": 1.0},
+}
+DEFAULTS_CHECK["the same, with D. Hill's three steps and the endgame search over up to 1024 layouts"] = {
+    **DEFAULTS_CHECK["chains joined through one-mine numbers, 64 candidates, no off-frontier cut"],
+    **CHECK_OPTIONS["all three of D. Hill's steps and the endgame search over up to 1024 layouts"]}
+DEFAULTS_SEED = TUNING_SEEDS[923]
+
+
+def defaults_check(options: dict = DEFAULTS_CHECK, level: str = "16x30x99", games: int = 300_000,
+                   seed: int = DEFAULTS_SEED, executor="processes") -> PaperResult:
+    """The options check (`options_check`: paired gains over best's defaults on `level`,
+    both rules, and `confirmed`) for the combinations of confirmed settings in `options`,
+    on the boards of `seed`."""
+    t = options_check(options, level=level, games=games, seed=seed, executor=executor).table
+    return PaperResult("defaults_check", None, t, [])
 
 
 FIRST_CELL_CANDIDATES = ((0, 0), (1, 1), (2, 2), (3, 3))  # zero start: where the first click may go
