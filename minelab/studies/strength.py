@@ -434,7 +434,6 @@ def candidates_check(options: dict = CANDIDATE_CHECK, level: str = "16x30x99", g
     return PaperResult("candidates_check", None, t.drop(columns="kept"), [])
 
 
-
 # The settings the checks above confirmed, together, against best's defaults: a combination
 # of gains each measured on its own seed is a guess at their sum until the same boards show
 # it. Two combinations: the settings confirmed whose work is that of the defaults' order
