@@ -350,12 +350,10 @@ def bench_probability(level: str, seconds: float) -> dict:
             "microseconds_per_position": 1e6 * elapsed / solves}
 
 
-# best's options from D. Hill's steps and the larger endgame search (off by default), timed
-# beside best's defaults on these levels: what turning one on costs in games/s. Each is
-# named by its short name here and by its name in the strength study, whose parameters it
-# plays (strength.OPTIONS, CHECK_OPTIONS, GUESS_DETAILS, CHAIN_CHECK and CANDIDATE_CHECK: the
-# options table, the options check, the guess details table, the chain check and the candidates
-# check judge them).
+# best's options from D. Hill's steps and the larger endgame search (off by default), and
+# their combinations, timed beside best's defaults on these levels: what turning one on
+# costs in games/s. Each is named by its short name here and by its name in the strength
+# study, whose parameters it plays (strength.JUDGED: every set the study's tables judge).
 CSP_OPTIONS = {"isolated_edges": "isolated components of a fixed mine count played by the exact search "
                                  "(D. Hill's isolated edge)",
                "chain_fifty_fifty": "chains of 50/50s: a cell that is a mine only in one state of a chain "
@@ -393,10 +391,9 @@ def bench_csp(seconds: float):
         yield {**bench_probability(level, seconds), "bench": "csp"}
     for agent, level, start in CSP_BENCH:
         yield {**measure(agent, level, seconds, start), "bench": "csp"}
-    from .studies.strength import CANDIDATE_CHECK, CHAIN_CHECK, CHECK_OPTIONS, DEFAULTS_CHECK, GUESS_DETAILS, OPTIONS
+    from .studies.strength import JUDGED
 
-    judged = {**OPTIONS, **CHECK_OPTIONS, **GUESS_DETAILS, **CHAIN_CHECK, **CANDIDATE_CHECK, **DEFAULTS_CHECK}
-    plays = {**{option: judged[name] for option, name in CSP_OPTIONS.items()}, **CSP_SPEED_OPTIONS}
+    plays = {**{option: JUDGED[name] for option, name in CSP_OPTIONS.items()}, **CSP_SPEED_OPTIONS}
     for level, start in CSP_OPTION_LEVELS:
         for option, params in plays.items():
             row, share = paired_share("best", level, seconds, start, params)
