@@ -62,12 +62,14 @@ def configure() -> str | None:
     os.environ["NUMBA_CACHE_DIR"] = str(folder)  # spawned workers and notebook kernels use it too
     os.environ[_DIGEST_ENV] = digest
     if root is not None:
-        _prune(root, folder)
+        prune(root, folder)
     return str(folder)
 
 
-def _prune(root: Path, current: Path) -> None:
-    """Remove all but the KEEP most recently used other source versions' folders."""
+def prune(root: Path, current: Path) -> None:
+    """Remove all but the KEEP most recently used other source versions' folders of root
+    (those named minelab-<digest>, or any folder when root is named "numba"), none used
+    in the last hour."""
     try:
         others = [p for p in root.iterdir() if p.is_dir() and p != current
                   and (p.name.startswith("minelab-") or root.name == "numba")]

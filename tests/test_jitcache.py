@@ -66,7 +66,7 @@ def test_old_source_versions_are_pruned(tmp_path):
         os.utime(folder, (1_000_000 + i, 1_000_000 + i))
     current = root / "current"
     current.mkdir()
-    _jitcache._prune(root, current)
+    _jitcache.prune(root, current)
     left = sorted(p.name for p in root.iterdir())
     assert left == sorted([current.name] + [p.name for p in old[-_jitcache.KEEP:]])
 

@@ -38,6 +38,25 @@ def test_games_are_paired_on_the_same_boards():
     assert a["won"].equals(b["won"]) and a["moves"].equals(b["moves"]) and 0 < a["won"].mean() < 1
 
 
+def test_comparisons_resume_in_a_folder_of_this_source_and_never_serve_other_code(tmp_path, monkeypatch):
+    variants = {"a": {}, "b": {"max_candidates": 1}}
+    first = S.play_variants(variants, "5x5x4", 200, seed=1002, executor="serial")
+    folder = S.results_folder()
+    assert folder == tmp_path / "results" / S.RESULTS_FOLDER / f"minelab-{ml._jitcache.source_digest()}"
+    files = sorted(folder.glob("*/*.parquet"))
+    assert len(files) == 2  # one task per variant
+    kept, lost = files
+    before = kept.stat().st_mtime_ns
+    lost.unlink()  # as if interrupted before that task finished
+    again = S.play_variants(variants, "5x5x4", 200, seed=1002, executor="serial")
+    pd.testing.assert_frame_equal(again, first)
+    assert lost.exists() and kept.stat().st_mtime_ns == before  # only the missing task ran again
+    monkeypatch.setattr(S._jitcache, "source_digest", lambda: "0" * 16)  # other code: none of it served
+    S.play_variants(variants, "5x5x4", 200, seed=1002, executor="serial")
+    other = S.results_folder()
+    assert other != folder and len(list(other.glob("*/*.parquet"))) == 2 and kept.stat().st_mtime_ns == before
+
+
 def test_the_ablation_table_has_a_gain_per_technique_and_level():
     t = S.ablation_table(levels=("5x5x4",), games=300, expert_games=10, executor="serial").table
     assert list(t["technique"]) == list(S.ABLATIONS)

@@ -21,19 +21,23 @@ Seeds are kept apart by purpose, and written down here:
 Variants differ by `best`'s parameters only, so a tuning run's cache stamp (the golden
 playthrough of `best`'s defaults) does not see a code change that alters a non-default
 parameter's play: comparisons therefore run in their own results folder by default
-(`fresh=True`, a temporary one), never from the shared cache.
+(`fresh=True`), never from the shared cache. That folder is named after a digest of
+minelab's whole source (`results_folder`): any edit of the package starts an empty one,
+so no result of other code is ever served, and a run interrupted resumes from the tasks
+(CHUNK games each) it had finished.
 """
 from __future__ import annotations
 
 import json
 import logging
-import tempfile
-from contextlib import contextmanager
+import os
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from .. import _jitcache
 from ..agents import make_agent
 from ..agents.best import GUESS_STEPS, MEMO_REVEALED, best_rollouts
 from ..agents.csp import DC_GUESS
@@ -42,7 +46,7 @@ from ..engine import Game, check_seed, neighbour_table
 from ..levels import Level
 from ..report import PaperResult
 from ..stats import wilson
-from ..sweep import run_sweep
+from ..sweep import default_results_dir, run_sweep
 from ..tasks import check_games, play_tasks
 
 AGENT = "best"
@@ -114,13 +118,19 @@ def _check_variants(variants) -> dict[str, dict]:
     return variants
 
 
-@contextmanager
-def _results(fresh: bool):
-    if not fresh:
-        yield None
-        return
-    with tempfile.TemporaryDirectory(prefix="minelab-strength-") as folder:
-        yield folder
+RESULTS_FOLDER = ".strength"  # under the sweep's results folder: one subfolder per source version
+
+
+def results_folder() -> Path:
+    """Where `fresh` comparisons keep their results: <results>/.strength/minelab-<digest of
+    minelab's source> (`minelab._jitcache.source_digest`). The few most recently used
+    other versions' folders are kept, older ones removed, as for numba's cache."""
+    root = default_results_dir() / RESULTS_FOLDER
+    folder = root / f"minelab-{_jitcache.source_digest()}"
+    folder.mkdir(parents=True, exist_ok=True)
+    os.utime(folder)  # used now: the prune keeps the most recently used
+    _jitcache.prune(root, folder)
+    return folder
 
 
 def _params_key(df: pd.DataFrame) -> pd.Series:
@@ -150,8 +160,7 @@ def play_levels(plan: dict, seed: int, executor="processes", fresh: bool = True)
         tasks += [t for p in by_params.values()
                   for t in play_tasks([AGENT], level, games, seed, chunk=CHUNK, agent_params={AGENT: p})]
         named.append((level, variants))
-    with _results(fresh) as folder:
-        df = run_sweep(tasks, results_dir=folder, executor=executor, progress=False)
+    df = run_sweep(tasks, results_dir=results_folder() if fresh else None, executor=executor, progress=False)
     key = _params_key(df)
     parts = [df[(df["level"] == level) & (key == json.dumps(p, sort_keys=True))].assign(variant=name)
              for level, variants in named for name, p in variants.items()]
