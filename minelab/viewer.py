@@ -771,10 +771,12 @@ class BoardViewer(W.VBox):
         extra = "".join(f'<br><span style="color:{c}">{escape(t)}</span>'
                         for t, c in ((self.message, "#c00000"), (self.analysis_error, "#c00000")) if t)
         note = f" | {escape(self._edit_note)}" if self._edit_note else ""
-        self.status_label.value = f'<span style="font-family:monospace">{escape(head)}{note}</span>{extra}'
+        # the status line last: the page gets the updates in this order, so once its status
+        # names the edit, its board and analysis lines show the edited position too
         self.why_label.value = ""
         self.analysis_label.value = "".join(f'<div style="font-family:monospace">{escape(line)}</div>'
                                             for line in self.analysis_lines())
+        self.status_label.value = f'<span style="font-family:monospace">{escape(head)}{note}</span>{extra}'
 
     # --- overlays -------------------------------------------------------------------------
     @property
