@@ -15,8 +15,9 @@ written here from scratch. A decision takes the first of these steps that applie
    safe wherever the zero shows); the play it picks is optimal. A budget of layouts x
    cells scanned, and of cells assigned while the layouts are enumerated, bounds the
    work; past it step 4 decides (`endgame_aborts`). With `endgame_prune`, a cell is
-   dropped part-way once the numbers valued so far cannot make it beat the best: the
-   same move wherever the search finishes without it, within the budget more often.
+   dropped part-way once the numbers valued so far cannot make it beat the best, and
+   with it the sets below it being valued, once their bounds show it cannot: the same
+   move wherever the search finishes without it, within the budget more often.
 2b. Isolated components (`isolated_edges`, D. Hill's "isolated edge"): a component of
    the frontier whose unrevealed neighbours are all its own cells or known mines, with the
    same mine count in all its solutions, is independent of the rest of the board: no
@@ -667,6 +668,33 @@ def _cannot_beat(counts, o, acc, total, best):
     return (acc + rest) / total <= best
 
 
+@kernel
+def _cut_level(f, d, n_u):
+    """The shallowest frame p < d whose cell being valued can no longer beat p's best, now
+    that frame d has picked its next cell; -1 for none. Bounds go up the stack: frame d's
+    value is at most the larger of its best and that cell's safety (cells come safest
+    first); a frame's cell being valued is at most its numbers valued so far, plus the
+    number being valued at the bound of the frame below, plus its later numbers all won
+    (`_cannot_beat`); and the frame's value at most the larger of its best, that bound and
+    the safety of its next cell in order."""
+    q = f.order[d, f.r[d]]
+    bound = max(f.best[d], (f.total[d] - f.mines_at[d, q]) / f.total[d])
+    cut = -1
+    for p in range(d - 1, -1, -1):
+        total = f.total[p]
+        o = f.o[p]
+        rest = 0
+        for t in range(o + 1, N_OUTCOMES - 1):
+            rest += f.counts[p, t]
+        cell = (f.acc[p] + f.counts[p, o] * bound + rest) / total
+        if cell <= f.best[p]:
+            cut = p
+        bound = max(f.best[p], cell)
+        if f.r[p] + 1 < n_u:
+            bound = max(bound, (total - f.mines_at[p, f.order[p, f.r[p] + 1]]) / total)
+    return cut
+
+
 # It allocates (its stack) and is called from kernels, which compile a plain
 # njit callee without NRT too: so NRT is asked for explicitly.
 @njit(cache=True, _nrt=True)
@@ -680,7 +708,9 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets, prune=False):
     its safety), or once it has valued a cell safe in every layout of S (that cell's
     value is S's). With `prune`, a cell is also dropped part-way, as soon as the numbers
     valued so far plus the layouts of those left (each worth at most 1) cannot beat the
-    frame's best: the same cell and value, with fewer sets valued, so fewer searches
+    frame's best, or as soon as a frame below it picks a cell and the bounds up the stack
+    (`_cut_level`) show that the cell cannot beat its frame's best whatever the frames
+    below are worth: the same cell and value, with fewer sets valued, so fewer searches
     run out of budget. Written as an explicit stack: numba's cache cannot hold recursion.
     """
     sets.meta[0] += 1  # a new generation: the memo starts empty
@@ -711,6 +741,13 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets, prune=False):
             d -= 1  # back to the parent: add this child's share
             acc[d] += counts[d, o[d]] * value
             o[d] += 1
+        elif need_cell and prune and d > 0:
+            cut = _cut_level(f, d, n_u)
+            if cut >= 0:  # the frames below it are left unvalued (not memoised), its cell dropped
+                d = cut
+                q = f.order[d, f.r[d]]
+                f.r[d] = n_u if f.mines_at[d, q] == 0 else f.r[d] + 1
+                continue
         need_cell = False
         # the outcomes of the cell order[d, r[d]]: sets of 0 or 1 layouts and memoised
         # ones add directly; the first other one is valued on a new frame
@@ -2186,9 +2223,9 @@ class BestParams(CSPParams):
                                    doc="the most layouts the exact endgame search takes (step 2)")
     endgame_budget: int = integer(ENDGAME_BUDGET, 1, doc="layouts x cells scanned per endgame decision (and "
                                                          "cells its layout enumeration assigns)")
-    endgame_prune: bool = flag(False, doc="the endgame search drops a cell part-way once it cannot beat the best "
-                                          "(the same move wherever it finishes without; it runs out of "
-                                          "budget less often)")
+    endgame_prune: bool = flag(False, doc="the endgame search drops a cell part-way once it cannot beat the best, "
+                                          "also from the sets below it (the same move wherever it finishes "
+                                          "without; it runs out of budget less often)")
     max_candidates: int = integer(MAX_CANDIDATES, 1, doc="guesses looked at one step ahead (step 4)")
     guess_rule: str = choice("secondary", GUESS_RULES, doc="how the candidates of a guess are ranked (step 4)")
     margin: float = number(0.1, 0.0, 1.0, doc="candidates within this of the least mine probability")
