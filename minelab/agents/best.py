@@ -657,15 +657,29 @@ def _next_cell(f, d, n_u, outcome):
 
 
 @kernel
+def _later_layouts(counts, o):
+    """The layouts of a cell's safe numbers from o on (the mine's part, last, is lost)."""
+    rest = 0
+    for t in range(o, N_OUTCOMES - 1):
+        rest += counts[t]
+    return rest
+
+
+@kernel
 def _cannot_beat(counts, o, acc, total, best):
     """Whether a cell whose numbers before o add up to acc (sum of |S_o| value(S_o)) can
     no longer beat the frame's best: even were every layout of its numbers from o on won
     (a value is at most 1), its value would be at most best. A cell that ties the best
     never replaces it, so dropping such a cell changes neither the cell nor the value."""
-    rest = 0
-    for t in range(o, N_OUTCOMES - 1):
-        rest += counts[t]
-    return (acc + rest) / total <= best
+    return (acc + _later_layouts(counts, o)) / total <= best
+
+
+@kernel
+def _past_cell(f, d, n_u):
+    """Move frame d past the cell it was valuing: to the next one, or to the end when that
+    cell is safe in every layout (its value is the set's, valued or beaten)."""
+    q = f.order[d, f.r[d]]
+    f.r[d] = n_u if f.mines_at[d, q] == 0 else f.r[d] + 1
 
 
 @kernel
@@ -683,10 +697,7 @@ def _cut_level(f, d, n_u):
     for p in range(d - 1, -1, -1):
         total = f.total[p]
         o = f.o[p]
-        rest = 0
-        for t in range(o + 1, N_OUTCOMES - 1):
-            rest += f.counts[p, t]
-        cell = (f.acc[p] + f.counts[p, o] * bound + rest) / total
+        cell = (f.acc[p] + f.counts[p, o] * bound + _later_layouts(f.counts[p], o + 1)) / total
         if cell <= f.best[p]:
             cut = p
         bound = max(f.best[p], cell)
@@ -745,16 +756,14 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets, prune=False):
             cut = _cut_level(f, d, n_u)
             if cut >= 0:  # the frames below it are left unvalued (not memoised), its cell dropped
                 d = cut
-                q = f.order[d, f.r[d]]
-                f.r[d] = n_u if f.mines_at[d, q] == 0 else f.r[d] + 1
+                _past_cell(f, d, n_u)
                 continue
         need_cell = False
         # the outcomes of the cell order[d, r[d]]: sets of 0 or 1 layouts and memoised
         # ones add directly; the first other one is valued on a new frame
         pushed = False
         if prune and _cannot_beat(counts[d], o[d], acc[d], f.total[d], f.best[d]):
-            q = f.order[d, f.r[d]]  # dropped: as after valuing it, but it is no better
-            f.r[d] = n_u if f.mines_at[d, q] == 0 else f.r[d] + 1
+            _past_cell(f, d, n_u)  # dropped: as after valuing it, but it is no better
             need_cell = True
             continue
         while o[d] < N_OUTCOMES - 1:
@@ -794,7 +803,7 @@ def endgame_move(n_u, outcome, n_layouts, ucells, budget, sets, prune=False):
             f.best_q[d] = q
         # a cell safe in every layout: its value is the set's (what it shows comes free,
         # so no play does better than revealing it first), and the frame is done
-        f.r[d] = n_u if f.mines_at[d, q] == 0 else f.r[d] + 1
+        _past_cell(f, d, n_u)
         need_cell = True
 
 
