@@ -37,12 +37,24 @@ def source_digest(package: Path | None = None) -> str:
     return h.hexdigest()[:16]
 
 
+_running: str | None = None
+
+
+def running_digest() -> str:
+    """`source_digest` of the source this process imported, computed once: what a file
+    edited since then says does not change what runs here."""
+    global _running
+    if _running is None:
+        _running = source_digest()
+    return _running
+
+
 def configure() -> str | None:
     """Point numba's cache at this source version's folder (before any kernel is defined);
     the folder, or None when numba's default is kept."""
     import numba
 
-    digest = source_digest()
+    digest = running_digest()
     env = os.environ.get("NUMBA_CACHE_DIR", "")
     if env and os.environ.get(_DIGEST_ENV) == digest and Path(env).name.endswith(digest):
         folder, root = Path(env), None  # set by a parent process of the same source (a worker, a kernel)

@@ -3,7 +3,7 @@
 Each file holds the rows of the last saved run of one `minelab bench WHAT` (the same
 fields as its `--json` rows) and, on every row, the machine and code they were measured
 on: the CPU model, its core count, the 1-minute load average when the run ended, Python
-and numba versions, the digest of minelab's source (`_jitcache.source_digest`, the key of
+and numba versions, the digest of minelab's source (`_jitcache.running_digest`, the key of
 numba's cache) and the UTC time. Saving replaces the file, so the figures are always one
 run's, current only; `make bench` saves every WHAT and `make docs` renders them in
 docs/benchmarks.md (`tables()`).
@@ -56,7 +56,7 @@ def machine(seconds: float | None) -> dict:
     import numba
 
     return {"cpu": cpu_model(), "cores": os.cpu_count(), "load": round(os.getloadavg()[0], 2),
-            "python": platform.python_version(), "numba": numba.__version__, "source": _jitcache.source_digest(),
+            "python": platform.python_version(), "numba": numba.__version__, "source": _jitcache.running_digest(),
             "measured_utc": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M"),
             "seconds_per_measurement": seconds}
 

@@ -42,7 +42,7 @@ def test_comparisons_resume_in_a_folder_of_this_source_and_never_serve_other_cod
     variants = {"a": {}, "b": {"max_candidates": 1}}
     first = S.play_variants(variants, "5x5x4", 200, seed=1002, executor="serial")
     folder = S.results_folder()
-    assert folder == tmp_path / "results" / S.RESULTS_FOLDER / f"minelab-{ml._jitcache.source_digest()}"
+    assert folder == tmp_path / "results" / S.RESULTS_FOLDER / f"minelab-{ml._jitcache.running_digest()}"
     files = sorted(folder.glob("*/*.parquet"))
     assert len(files) == 2  # one task per variant
     kept, lost = files
@@ -51,7 +51,7 @@ def test_comparisons_resume_in_a_folder_of_this_source_and_never_serve_other_cod
     again = S.play_variants(variants, "5x5x4", 200, seed=1002, executor="serial")
     pd.testing.assert_frame_equal(again, first)
     assert lost.exists() and kept.stat().st_mtime_ns == before  # only the missing task ran again
-    monkeypatch.setattr(S._jitcache, "source_digest", lambda: "0" * 16)  # other code: none of it served
+    monkeypatch.setattr(S._jitcache, "running_digest", lambda: "0" * 16)  # other code: none of it served
     S.play_variants(variants, "5x5x4", 200, seed=1002, executor="serial")
     other = S.results_folder()
     assert other != folder and len(list(other.glob("*/*.parquet"))) == 2 and kept.stat().st_mtime_ns == before

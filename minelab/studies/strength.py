@@ -123,10 +123,10 @@ RESULTS_FOLDER = ".strength"  # under the sweep's results folder: one subfolder 
 
 def results_folder() -> Path:
     """Where `fresh` comparisons keep their results: <results>/.strength/minelab-<digest of
-    minelab's source> (`minelab._jitcache.source_digest`). The few most recently used
+    minelab's source> (`minelab._jitcache.running_digest`: the code this process runs). The few most recently used
     other versions' folders are kept, older ones removed, as for numba's cache."""
     root = default_results_dir() / RESULTS_FOLDER
-    folder = root / f"minelab-{_jitcache.source_digest()}"
+    folder = root / f"minelab-{_jitcache.running_digest()}"
     folder.mkdir(parents=True, exist_ok=True)
     os.utime(folder)  # used now: the prune keeps the most recently used
     _jitcache.prune(root, folder)
