@@ -458,6 +458,25 @@ def test_best_decision_memo_changes_no_move():
     assert a["moves"].equals(b["moves"]) and a["won"].equals(b["won"])
 
 
+def test_best_decision_memo_sizes_and_a_full_memo_changes_no_move(monkeypatch):
+    """The memo's slots grow with smaller boards within MEMO_BYTES (a power of two, never
+    below MEMO_SLOTS or above MEMO_MAX_SLOTS); a memo that fills up (it stops taking
+    positions at 3/4) still serves only what it holds: the same games as with it off."""
+    from minelab.agents import best as B
+
+    sizes = {cells: B.memo_slots(cells) for cells in (16, 64, 81, 256, 480, 10_000)}
+    assert all(s & (s - 1) == 0 and B.MEMO_SLOTS <= s <= B.MEMO_MAX_SLOTS for s in sizes.values()), sizes
+    assert all(s * 2 * c <= B.MEMO_BYTES or s == B.MEMO_SLOTS for c, s in sizes.items()), sizes
+    assert sizes[64] > sizes[480] == B.MEMO_SLOTS and sizes[10_000] == B.MEMO_SLOTS
+    monkeypatch.setattr(B, "MEMO_SLOTS", 16)
+    monkeypatch.setattr(B, "MEMO_MAX_SLOTS", 16)
+    agent = ml.make_agent("best")
+    on = ml.play(agent, "8x8x10", 300, seed=9, progress=False)
+    assert agent.buffers(64, 10).memo_key.shape == (16,) and agent.buffers(64, 10).memo_meta[0] == 12  # 3/4 full
+    off = ml.play(ml.make_agent("best", memo_revealed=0), "8x8x10", 300, seed=9, progress=False)
+    assert on["moves"].equals(off["moves"]) and on["won"].equals(off["won"])
+
+
 # ------------------------------------------------------------------ bad parameters
 @pytest.mark.parametrize("name, params, needle", [
     ("csp", {"max_work": 0}, "max_work must be an integer >= 1"),

@@ -97,7 +97,8 @@ written here from scratch. A decision takes the first of these steps that applie
    area; "frontier" takes every cell, the closest first (HCSP's rule).
 6. A decision memo: the guess is a pure function of the position, so a position met
    again (early ones recur) gets the guess computed the first time, checked cell by cell;
-   positions with at most MEMO_REVEALED (8) revealed cells are kept. It changes no move.
+   positions with at most MEMO_REVEALED (16) revealed cells are kept, in as many slots
+   as a few MB hold (`memo_slots`). It changes no move.
 
 What each technique is worth, paired on the same boards (the default against the default
 with the technique turned off), is the ablation table of `minelab.studies.strength`
@@ -184,8 +185,10 @@ N_OUTCOMES = 10  # numbers 0..8, then a mine
 MINE_OUTCOME = 9
 SET_SLOTS = 1 << 15  # the endgame search's memo of set values (a power of two); it stops taking new ones at 3/4
 MAX_CANDIDATES = 12
-MEMO_SLOTS = 4096  # positions the decision memo holds (a power of two); it stops taking new ones at 3/4
-MEMO_REVEALED = 8  # only positions with at most this many revealed cells are memoised (they recur)
+MEMO_SLOTS = 4096  # positions the decision memo holds at least (a power of two); it stops taking new ones at 3/4
+MEMO_MAX_SLOTS = 1 << 15  # and at most: as many as fit MEMO_BYTES on the board (`memo_slots`)
+MEMO_BYTES = 1 << 22  # the most bytes its positions take (a byte a cell for the view, one for the certain mines)
+MEMO_REVEALED = 16  # only positions with at most this many revealed cells are memoised (they recur)
 GUESS_TWO_STEP = 0
 GUESS_PSEQ = 1
 GUESS_BLEND = 2
@@ -246,10 +249,10 @@ class BestBuffers(NamedTuple):
     sets: SetMemo  # the endgame search's memo
     replaced: np.ndarray  # int64[2] the last guess: the cell the rule chose when another replaced it, else -1; and why
     safest_next: np.ndarray  # int64[1] lookahead_score: the single safest living cell next whatever it shows, else -1
-    memo_key: np.ndarray  # uint64[MEMO_SLOTS] hash of a memoised position (0: empty slot)
-    memo_view: np.ndarray  # int8[MEMO_SLOTS, n] the position, compared in full on a hit
-    memo_known: np.ndarray  # uint8[MEMO_SLOTS, n] and the agent's certain mines
-    memo_move: np.ndarray  # int64[MEMO_SLOTS, 3] its guess, DC_STEP and DC_ABORT
+    memo_key: np.ndarray  # uint64[slots] hash of a memoised position (0: empty slot); slots: `memo_slots`
+    memo_view: np.ndarray  # int8[slots, n] the position, compared in full on a hit
+    memo_known: np.ndarray  # uint8[slots, n] and the agent's certain mines
+    memo_move: np.ndarray  # int64[slots, 3] its guess, DC_STEP and DC_ABORT
     memo_meta: np.ndarray  # int64[3] entries; the board's columns and the settings' tag they were made with
     ltr_known: np.ndarray  # uint8[n] long-term risk: the known mines with a pattern's cells added
     ltr_cells: np.ndarray  # int64[16] the cells added
@@ -273,8 +276,19 @@ class BestBuffers(NamedTuple):
     chain_in_three: np.ndarray  # int64[n] 1 for a cell of a number needing one mine among three
 
 
+def memo_slots(cells: int) -> int:
+    """The decision memo's slots on a board of `cells` cells: the most that keep its positions
+    within MEMO_BYTES, a power of two from MEMO_SLOTS to MEMO_MAX_SLOTS (small boards, whose
+    early positions recur most, get the most)."""
+    slots = MEMO_SLOTS
+    while 2 * slots <= MEMO_MAX_SLOTS and 2 * slots * 2 * cells <= MEMO_BYTES:
+        slots *= 2
+    return slots
+
+
 def new_best_buffers(cells: int, mines: int) -> BestBuffers:
     """`BestBuffers` for boards of `cells` cells with `mines` mines."""
+    slots = memo_slots(cells)
     return BestBuffers(
         look=new_workspace(cells, mines),
         next_view=np.zeros(cells, np.int8),
@@ -293,10 +307,10 @@ def new_best_buffers(cells: int, mines: int) -> BestBuffers:
         replaced=np.full(2, -1, np.int64),
         safest_next=np.full(1, -1, np.int64),
         sets=new_set_memo(),
-        memo_key=np.zeros(MEMO_SLOTS, np.uint64),
-        memo_view=np.zeros((MEMO_SLOTS, cells), np.int8),
-        memo_known=np.zeros((MEMO_SLOTS, cells), np.uint8),
-        memo_move=np.zeros((MEMO_SLOTS, 3), np.int64),
+        memo_key=np.zeros(slots, np.uint64),
+        memo_view=np.zeros((slots, cells), np.int8),
+        memo_known=np.zeros((slots, cells), np.uint8),
+        memo_move=np.zeros((slots, 3), np.int64),
         memo_meta=np.zeros(3, np.int64),
         ltr_known=np.zeros(cells, np.uint8),
         ltr_cells=np.zeros(16, np.int64),
@@ -901,7 +915,7 @@ def memo_find(gs, known, x, cfg):
         x.memo_meta[1] = gs.spec[SP_COLS]
         x.memo_meta[2] = cfg.memo_tag
     key = _position_hash(view, known)
-    mask = MEMO_SLOTS - 1
+    mask = x.memo_key.shape[0] - 1
     slot = np.int64(key & np.uint64(mask))
     while x.memo_key[slot] != 0:
         if x.memo_key[slot] == key and _same_position(x, slot, view, known):
@@ -913,12 +927,14 @@ def memo_find(gs, known, x, cfg):
 @kernel
 def memo_store(gs, s, x, key, cell):
     """Keep the position's guess and decision flags (until the memo is 3/4 full)."""
-    if 4 * (x.memo_meta[0] + 1) > 3 * MEMO_SLOTS:
+    slots = x.memo_key.shape[0]
+    if 4 * (x.memo_meta[0] + 1) > 3 * slots:
         return
     view = gs.shown
-    slot = np.int64(key & np.uint64(MEMO_SLOTS - 1))
+    mask = slots - 1
+    slot = np.int64(key & np.uint64(mask))
     while x.memo_key[slot] != 0:
-        slot = (slot + 1) & (MEMO_SLOTS - 1)
+        slot = (slot + 1) & mask
     x.memo_key[slot] = key
     for i in range(view.shape[0]):
         x.memo_view[slot, i] = view[i]
