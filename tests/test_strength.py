@@ -7,6 +7,7 @@ import pytest
 
 import minelab as ml
 from minelab.agents.base import params_are_values
+from minelab.agents.best import MEMO_REVEALED
 from minelab.studies import strength as S
 from minelab.sweep import derive_seed
 
@@ -164,6 +165,7 @@ def test_the_loss_profile_accounts_for_every_loss():
     assert t["share"].sum() == pytest.approx(1) and (t["ci_low"] <= t["expected_losses_per_game"]).all()
     assert set(t["step"]) <= set(S.GUESS_STEPS) and set(t["stage"]) <= set(S.STAGES)
     assert (t["mean_p_mine"] > 0).all() and (t["mean_p_mine"] < 1).all() and t["early_positions"].iloc[0] > 0
+    assert S.EARLY_REVEALED <= MEMO_REVEALED  # the early stages' positions are the kind the decision memo keeps
     assert S.level_losses("3x3x0", 5, seed=1).empty  # no mine: won at once, no guess
     with pytest.raises(ValueError, match="seed must be a non-negative integer"):
         S.level_losses("5x5x4", 10, seed=-1)

@@ -39,7 +39,7 @@ from scipy import stats as sps
 
 from .. import _jitcache
 from ..agents import make_agent
-from ..agents.best import GUESS_STEPS, MEMO_REVEALED, best_rollouts
+from ..agents.best import GUESS_STEPS, best_rollouts
 from ..agents.csp import DC_GUESS
 from ..cells import REVEAL
 from ..engine import Game, check_seed, neighbour_table
@@ -574,16 +574,17 @@ def evaluate(tasks: list[dict], scheduler=None) -> pd.DataFrame:
         cluster.close(timeout=30)
 
 
-# Where a guess happens, for `loss_profile`: by revealed cells while few are (the decision
-# memo keeps positions with at most MEMO_REVEALED), then by the share of safe cells revealed.
-STAGES = ("1-3 cells revealed", f"4-{MEMO_REVEALED} cells revealed", "under 25% of safe cells revealed",
+# Where a guess happens, for `loss_profile`: by revealed cells while few are (such early
+# positions recur; best's decision memo keeps them), then by the share of safe cells revealed.
+EARLY_REVEALED = 8  # the most revealed cells of an early position: a bound of the table's stages, its own
+STAGES = ("1-3 cells revealed", f"4-{EARLY_REVEALED} cells revealed", "under 25% of safe cells revealed",
           "25-75% revealed", "over 75% revealed")
 
 
 def _stage(revealed: int, safe_cells: int) -> str:
     if revealed <= 3:
         return STAGES[0]
-    if revealed <= MEMO_REVEALED:
+    if revealed <= EARLY_REVEALED:
         return STAGES[1]
     share = revealed / safe_cells
     return STAGES[2] if share < 0.25 else (STAGES[3] if share < 0.75 else STAGES[4])
@@ -627,7 +628,7 @@ def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
     group: guesses, expected losses per game with a 95% t-interval over games, their
     share of all, the games lost there, mean p; and on
     every row the games' win rate (Wilson interval) and `early_positions`, the distinct
-    positions with at most MEMO_REVEALED revealed cells where a guess was made. Games
+    positions with at most EARLY_REVEALED revealed cells where a guess was made. Games
     are played decision by decision from Python (`played_guesses`), with the
     explanations: about 600 8x8x10 or 12 16x30x99 games a second."""
     lv = Level.parse(level)
@@ -638,7 +639,7 @@ def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
     expected = np.zeros((games, len(keys)))
     counts = np.zeros(len(keys), np.int64)
     fatal = np.zeros(len(keys), np.int64)
-    early = set()  # positions with at most MEMO_REVEALED revealed cells where a guess was made
+    early = set()  # positions with at most EARLY_REVEALED revealed cells where a guess was made
     won = 0
     for g, (game_won, guesses) in enumerate(played_guesses(lv, games, seed)):
         k = None
@@ -647,7 +648,7 @@ def level_losses(level: str, games: int, seed: int) -> pd.DataFrame:
             k = keys.index((step_, _stage(revealed, safe_cells)))
             expected[g, k] += p
             counts[k] += 1
-            if revealed <= MEMO_REVEALED:
+            if revealed <= EARLY_REVEALED:
                 early.add(view.tobytes())
         if not game_won and k is not None:
             fatal[k] += 1  # the last guess
