@@ -438,15 +438,20 @@ def test_best_lookahead_pruning_never_drops_a_winner():
 
 
 def test_best_decision_memo_changes_no_move():
-    """The memo serves a recurring position the guess computed the first time: the same
-    games, move for move, as with it off; boards of one size but two shapes share the
+    """The memo serves a recurring position the guess computed the first time, before the
+    position is solved: the same games, move for move, with the same record (the solve's
+    fallbacks, the endgame's moves and aborts), as with it off, also with the options that
+    read what the solve leaves (sure_mines); boards of one size but two shapes share the
     agent's buffers and must not share memoised guesses."""
-    for level in ("8x8x10", "4x16x10", "16x30x99"):
+    options = dict(sure_mines=True, chain_fifty_fifty=True, isolated_edges=True, endgame_layouts=1024)
+    few_nodes = dict(max_work=20)  # the solve falls back in early positions too: a hit must count it
+    for level, params in (("8x8x10", {}), ("4x16x10", {}), ("16x30x99", {}), ("8x8x10", options),
+                          ("16x30x99", options), ("8x8x10", few_nodes)):
         n = 40 if level == "16x30x99" else 400
-        on = ml.play(ml.make_agent("best"), level, n, seed=6, progress=False)
-        off = ml.play(ml.make_agent("best", memo_revealed=0), level, n, seed=6, progress=False)
+        on = ml.play(ml.make_agent("best", **params), level, n, seed=6, progress=False)
+        off = ml.play(ml.make_agent("best", memo_revealed=0, **params), level, n, seed=6, progress=False)
         cols = [c for c in on.columns if c != "seconds"]
-        assert on[cols].equals(off[cols]), level
+        assert on[cols].equals(off[cols]), (level, params)
     agent = ml.make_agent("best")  # one agent, one set of buffers for 8x8x10 and 4x16x10
     for level in ("8x8x10", "4x16x10", "8x8x10"):
         a = ml.play(agent, level, 200, seed=8, progress=False)

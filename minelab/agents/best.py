@@ -96,9 +96,10 @@ written here from scratch. A decision takes the first of these steps that applie
    edges: the likeliest to show a 0 and open an area), then the closest to the revealed
    area; "frontier" takes every cell, the closest first (HCSP's rule).
 6. A decision memo: the guess is a pure function of the position, so a position met
-   again (early ones recur) gets the guess computed the first time, checked cell by cell;
-   positions with at most MEMO_REVEALED (16) revealed cells are kept, in as many slots
-   as a few MB hold (`memo_slots`). It changes no move.
+   again (early ones recur) gets the guess made the first time, checked cell by cell and
+   looked up before the position is solved (a hit skips the solve too); positions with
+   at most MEMO_REVEALED (16) revealed cells are kept, in as many slots as a few MB hold
+   (`memo_slots`). It changes no move.
 
 What each technique is worth, paired on the same boards (the default against the default
 with the technique turned off), is the ablation table of `minelab.studies.strength`
@@ -187,7 +188,7 @@ SET_SLOTS = 1 << 15  # the endgame search's memo of set values (a power of two);
 MAX_CANDIDATES = 12
 MEMO_SLOTS = 4096  # positions the decision memo holds at least (a power of two); it stops taking new ones at 3/4
 MEMO_MAX_SLOTS = 1 << 15  # and at most: as many as fit MEMO_BYTES on the board (`memo_slots`)
-MEMO_BYTES = 1 << 22  # the most bytes its positions take (a byte a cell for the view, one for the certain mines)
+MEMO_BYTES = 1 << 22  # the most bytes its positions take (a byte a cell for the view, one for the known and certain)
 MEMO_REVEALED = 16  # only positions with at most this many revealed cells are memoised (they recur)
 GUESS_TWO_STEP = 0
 GUESS_PSEQ = 1
@@ -251,8 +252,8 @@ class BestBuffers(NamedTuple):
     safest_next: np.ndarray  # int64[1] lookahead_score: the single safest living cell next whatever it shows, else -1
     memo_key: np.ndarray  # uint64[slots] hash of a memoised position (0: empty slot); slots: `memo_slots`
     memo_view: np.ndarray  # int8[slots, n] the position, compared in full on a hit
-    memo_known: np.ndarray  # uint8[slots, n] and the agent's certain mines
-    memo_move: np.ndarray  # int64[slots, 3] its guess, DC_STEP and DC_ABORT
+    memo_known: np.ndarray  # uint8[slots, n] and the agent's certain mines, | the solve's certain cells << 1
+    memo_move: np.ndarray  # int64[slots, 4] its guess, DC_STEP, DC_ABORT and the solve's fallbacks
     memo_meta: np.ndarray  # int64[3] entries; the board's columns and the settings' tag they were made with
     ltr_known: np.ndarray  # uint8[n] long-term risk: the known mines with a pattern's cells added
     ltr_cells: np.ndarray  # int64[16] the cells added
@@ -310,7 +311,7 @@ def new_best_buffers(cells: int, mines: int) -> BestBuffers:
         memo_key=np.zeros(slots, np.uint64),
         memo_view=np.zeros((slots, cells), np.int8),
         memo_known=np.zeros((slots, cells), np.uint8),
-        memo_move=np.zeros((slots, 3), np.int64),
+        memo_move=np.zeros((slots, 4), np.int64),
         memo_meta=np.zeros(3, np.int64),
         ltr_known=np.zeros(cells, np.uint8),
         ltr_cells=np.zeros(16, np.int64),
@@ -834,21 +835,16 @@ def best_decide(gs, s, x, cfg, rng):
     s.decision[DC_STEP] = STEP_LOOKAHEAD
     s.decision[DC_ABORT] = 0
     x.replaced[0] = -1  # set by lookahead_guess when dominance or safest_next swaps its guess
+    key, slot, free = memo_find(gs, s.known, x, cfg)
+    if slot >= 0:  # a position met before: its guess again (every step below is deterministic)
+        return memo_replay(gs, s, x, cfg, slot)
     k = opening_or_certain(gs, s, cfg.first, cfg.max_work)  # 1. opening, certain moves
     if k != 0:
         return k
     s.decision[DC_GUESS] = 1
     s.moves[0, 0] = REVEAL
-    if cfg.sure_mines:  # certain mines are flagged only beside a certain safe cell: a guess sees them here
-        for i in range(gs.shown.shape[0]):
-            if s.ws.certain[i] == CERTAIN_MINE and gs.shown[i] < 0:
-                s.known[i] = 1
-    key, slot = memo_find(gs, s.known, x, cfg)
-    if slot >= 0:  # a position met before: its guess (the steps below are deterministic)
-        s.decision[DC_STEP] = x.memo_move[slot, 1]
-        s.decision[DC_ABORT] = x.memo_move[slot, 2]
-        s.moves[0, 1] = x.memo_move[slot, 0]
-        return 1
+    if cfg.sure_mines:
+        see_sure_mines(gs, s)
     cell = endgame_decision(gs, s, x, cfg)  # 2.
     if cell < 0 and cfg.isolated_edges:
         cell = isolated_edge(gs, s, x, cfg)  # 2b.
@@ -867,18 +863,32 @@ def best_decide(gs, s, x, cfg, rng):
     if cell < 0:
         cell = lookahead_guess(gs, s, x, cfg)  # 4.
     s.moves[0, 1] = cell
-    if key != 0:
-        memo_store(gs, s, x, key, cell)
+    if free >= 0:
+        memo_store(s, x, key, free, cell)
     return 1
 
 
+@step
+def see_sure_mines(gs, s):
+    """The solve's certain mines into s.known (sure_mines): flagged only beside a certain
+    safe cell, so a guess sees them here."""
+    for i in range(gs.shown.shape[0]):
+        if s.ws.certain[i] == CERTAIN_MINE and gs.shown[i] < 0:
+            s.known[i] = 1
+
+
 # ------------------------------------------------------------------ the decision memo
-# The guess is a pure function of the position (the view and the agent's certain mines)
-# and the settings, so a position met again, in this game or a later one, gets the guess
-# computed the first time. Early positions recur (after the opening click shows a number
-# there are only a few), late ones almost never: only positions with at most
-# cfg.memo_revealed revealed cells are kept. A hit is checked cell by cell, never by hash
-# alone, so play is exactly the same with the memo off (memo_revealed=0).
+# The guess is a pure function of the position (the view and the agent's certain mines,
+# s.known, as the decision starts) and the settings, so a position met again, in this game
+# or a later one, gets the guess made the first time. The memo is looked up before the
+# position is solved, so a hit skips the solve too; a slot keeps what the solve leaves
+# behind that is read after it: its certain cells (sure_mines reads them) and its fallback
+# count (the record counts it). Positions whose decision is certain moves are not kept
+# (they would take slots from guesses, whose decision costs far more). Early positions
+# recur (after the opening click shows a number there are only a few), late ones almost
+# never: only positions with at most cfg.memo_revealed revealed cells are kept. A hit is
+# checked cell by cell, never by hash alone, so play is exactly the same with the memo off
+# (memo_revealed=0).
 @kernel
 def _position_hash(view, known):
     """FNV-1a of the view and the certain mines, never 0 (0 marks an empty slot)."""
@@ -892,22 +902,24 @@ def _position_hash(view, known):
 @kernel
 def _same_position(x, slot, view, known):
     for i in range(view.shape[0]):
-        if x.memo_view[slot, i] != view[i] or x.memo_known[slot, i] != known[i]:
+        if x.memo_view[slot, i] != view[i] or (x.memo_known[slot, i] & 1) != known[i]:
             return False
     return True
 
 
 @kernel
 def memo_find(gs, known, x, cfg):
-    """(key, slot): the position's hash key (0 when it is not memoised: too many cells
-    revealed, or the memo is off) and its slot in the memo on a hit, else -1."""
+    """(key, slot, free): the position's hash key (0 when it is not memoised: nothing or
+    too many cells revealed, or the memo is off), its slot on a hit (else -1), and on a
+    miss the empty slot its guess would go to (-1 when the memo takes no more), which is
+    given the position now: memo_store makes it live, else it stays empty."""
     view = gs.shown
     revealed = 0
     for i in range(view.shape[0]):
         if view[i] >= 0:
             revealed += 1
-    if revealed > cfg.memo_revealed:
-        return np.uint64(0), -1
+    if revealed == 0 or revealed > cfg.memo_revealed:
+        return np.uint64(0), -1, -1
     if x.memo_meta[1] != gs.spec[SP_COLS] or x.memo_meta[2] != cfg.memo_tag:
         # made on another board shape (same cells and mines) or under other settings: start afresh
         x.memo_key[:] = 0
@@ -915,34 +927,55 @@ def memo_find(gs, known, x, cfg):
         x.memo_meta[1] = gs.spec[SP_COLS]
         x.memo_meta[2] = cfg.memo_tag
     key = _position_hash(view, known)
-    mask = x.memo_key.shape[0] - 1
-    slot = np.int64(key & np.uint64(mask))
-    while x.memo_key[slot] != 0:
-        if x.memo_key[slot] == key and _same_position(x, slot, view, known):
-            return key, slot
-        slot = (slot + 1) & mask
-    return key, -1
-
-
-@kernel
-def memo_store(gs, s, x, key, cell):
-    """Keep the position's guess and decision flags (until the memo is 3/4 full)."""
     slots = x.memo_key.shape[0]
-    if 4 * (x.memo_meta[0] + 1) > 3 * slots:
-        return
-    view = gs.shown
     mask = slots - 1
     slot = np.int64(key & np.uint64(mask))
     while x.memo_key[slot] != 0:
+        if x.memo_key[slot] == key and _same_position(x, slot, view, known):
+            return key, slot, -1
         slot = (slot + 1) & mask
-    x.memo_key[slot] = key
+    if 4 * (x.memo_meta[0] + 1) > 3 * slots:  # it stops taking positions at 3/4 full
+        return key, -1, -1
     for i in range(view.shape[0]):
         x.memo_view[slot, i] = view[i]
-        x.memo_known[slot, i] = s.known[i]
+        x.memo_known[slot, i] = known[i]
+    return key, -1, slot
+
+
+@kernel
+def memo_store(s, x, key, slot, cell):
+    """Keep the guess just made at `slot` (memo_find's free slot, holding its position):
+    the solve's certain cells (beside the known mines, a bit up), the guess, its DC_STEP and
+    DC_ABORT, the solve's fallbacks; then make it live."""
+    certain = s.ws.certain
+    for i in range(certain.shape[0]):
+        x.memo_known[slot, i] |= np.uint8(certain[i] << 1)
     x.memo_move[slot, 0] = cell
     x.memo_move[slot, 1] = s.decision[DC_STEP]
     x.memo_move[slot, 2] = s.decision[DC_ABORT]
+    x.memo_move[slot, 3] = np.int64(s.ws.stats[STAT_FALLBACKS])
+    x.memo_key[slot] = key
     x.memo_meta[0] += 1
+
+
+@kernel
+def memo_replay(gs, s, x, cfg, slot):
+    """The guess memoised at `slot`, as `best_decide` made it: s.ws.certain and the
+    fallback count as its solve left them (nothing else of s.ws is read after a decision;
+    sure_mines: the certain mines into s.known), the guess and its flags."""
+    certain = s.ws.certain
+    for i in range(certain.shape[0]):
+        certain[i] = x.memo_known[slot, i] >> 1
+    s.ws.stats[STAT_FALLBACKS] = x.memo_move[slot, 3]
+    cell = x.memo_move[slot, 0]
+    s.decision[DC_GUESS] = 1
+    s.decision[DC_STEP] = x.memo_move[slot, 1]
+    s.decision[DC_ABORT] = x.memo_move[slot, 2]
+    if cfg.sure_mines:
+        see_sure_mines(gs, s)
+    s.moves[0, 0] = REVEAL
+    s.moves[0, 1] = cell
+    return 1
 
 
 @step
