@@ -8,10 +8,11 @@ is still running) is its own type, a Literal. Each such copy of a large kernel (
 endgame search, its chain steps, the exact solver's recount) costs compilation time on
 every fresh cache and is never needed: the kernels do not branch on the constant's type.
 The last test plays best and csp, then reads the compiled signatures of best's kernels
-and of the exact solver's two searches from numba's on-disk index of this source
-version, and finds none with a literal argument. (Other agents' kernels, small ones most
-of them, are not held to it: the cache folder is shared, and what they compiled is not
-this test's.)
+and of the exact solver's two searches from numba's on-disk index, and finds none with a
+literal argument. It reads the index files of these kernels in this checkout only: the
+folder of a source version is shared by every checkout of that source on the machine
+(clones, worktrees), and what their own scripts compiled is not this test's. (Other
+agents' kernels, small ones most of them, are not held to it.)
 """
 import os
 import pickle
@@ -27,7 +28,6 @@ import minelab
 from minelab import _jitcache
 
 PACKAGE = Path(minelab.__file__).resolve().parent
-KERNELS = ("best.", "probability.solve_kernel-", "probability.recount_with_mines-")  # index file prefixes
 
 
 def test_cache_folder_is_named_after_the_source():
@@ -71,23 +71,35 @@ def test_old_source_versions_are_pruned(tmp_path):
     assert left == sorted([current.name] + [p.name for p in old[-_jitcache.KEEP:]])
 
 
-def _indexed_signatures(folder: Path):
-    """(index file, signature text) of every compiled overload numba indexed in `folder`."""
-    for path in sorted(folder.rglob("*.nbi")):
-        if not path.name.startswith(KERNELS):
+def _kernels():
+    """best's kernels and the exact solver's two searches: the dispatchers held to it."""
+    from minelab import probability
+    from minelab.agents import best
+
+    own = [v for v in vars(best).values()
+           if isinstance(v, numba.core.dispatcher.Dispatcher) and v.py_func.__module__ == best.__name__]
+    return own + [probability.solve_kernel, probability.recount_with_mines]
+
+
+def _indexed_signatures(kernels):
+    """(kernel, signature text) of every overload numba indexed on disk for `kernels`:
+    each dispatcher's own index file (numba's cache locator names it after the source
+    file's path, so another checkout's compilations are not read)."""
+    for kernel in kernels:
+        path = Path(kernel._cache._cache_file._index_path)  # numba's FunctionCache of a cache=True kernel
+        if not path.is_file():
             continue
         with open(path, "rb") as f:
             pickle.load(f)  # numba's version
             _stamp, overloads = pickle.loads(f.read())
         for key in overloads:
-            yield path.name, str(key[0])
+            yield kernel.__name__, str(key[0])
 
 
 def test_no_kernel_is_compiled_for_a_literal_argument():
     where = os.environ.get("NUMBA_CACHE_DIR")  # set by minelab's import (minelab._jitcache)
     if not where or not Path(where).is_dir():
         pytest.skip("numba's on-disk cache is not in use")
-    folder = Path(where)
     chains = minelab.make_agent("best", chain_fifty_fifty=True, chain_shared_cell=True, endgame_prune=True)
     # best's decision and the solver's searches are the same kernels on every rule; best's
     # batch loop for no-guess boards would only add a compilation the notebook test makes
@@ -95,7 +107,9 @@ def test_no_kernel_is_compiled_for_a_literal_argument():
         minelab.play(chains, level, 3, seed=1, progress=False)
     for level in ("16x30x99", "8x8x10:opening", "9x9x10:no-guess"):  # no-guess: the deal's own solve
         minelab.play("csp", level, 3, seed=1, progress=False)
-    indexed = list(_indexed_signatures(folder))
+    kernels = _kernels()
+    assert all(Path(k._cache._cache_path).is_relative_to(where) for k in kernels)
+    indexed = list(_indexed_signatures(kernels))
     literal = [(name, sig) for name, sig in indexed if "Literal[" in sig]
     assert len(indexed) > 10  # the index was read
     assert not literal, "\n".join(f"{name}: {sig[:300]}" for name, sig in literal)
