@@ -11,13 +11,26 @@ stamp*, a string of space-separated tokens, sorted:
                                               result, and the digest of its source (its
                                               syntax tree without docstrings, so editing a
                                               comment or a docstring changes nothing)
+    dep:minelab.papers.buffet2012.optimum_gaps=8e21c07d5a44   the same function, and the
+                                              digest of what it reaches (`closure_digest`)
 
 The agents and kinds are collected while the result is computed: the runner notes every
 agent it plays and the sweep every task it serves (`note`), and `publish` takes what was
 noted since the previous result (`take`). The function is found when the result object is
-built (`maker_token`). What a stamp does not cover: a helper the function calls (its
-change is seen only through the agents or kinds it changes) and the engine, whose changes
-show in every golden playthrough.
+built (`maker_token`).
+
+The `dep:` digest covers the function's syntax tree and, followed by name from the source
+alone, every module-level function, class and constant it reaches in the analysis layer
+(`FOLLOWED`: the papers, the studies, `minelab.stats` and `minelab.tasks`), docstrings
+removed. A helper's new bound or a module constant's new value therefore changes the
+`dep:` digest of every function that reads it. What it does not follow: the agents, whose
+changes show in their golden playthroughs, the task kinds, which carry revisions, and the
+engine and I/O below them. It is read from source text, not imported, so it can be
+computed on any commit's files (`closure_digest(path, read)`): that is how
+`tools/restamp_closures.py` gives a result made before `dep:` existed its `dep:` token,
+only where the function and everything it reaches read then as they read today. A stamp
+with `fn:` and no `dep:` covers the function's own source only; `helpers_unchecked`
+finds such stamps.
 
 `stale_reason(code, ...)` says why a stamp no longer matches today's code ("" when it
 does); `tests/test_stamps.py` applies it to every committed row. This module imports only
@@ -65,6 +78,143 @@ def source_digest(obj) -> str:
     return hashlib.sha256(ast.dump(tree, include_attributes=False).encode()).hexdigest()[:12]
 
 
+FOLLOWED = ("minelab.papers", "minelab.studies", "minelab.stats", "minelab.tasks")
+
+
+def _followed(module: str) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in FOLLOWED)
+
+
+def package_reader(root: str | None = None):
+    """`read(module)` for `closure_digest`: (source text, whether it is a package's
+    __init__) of a minelab module in the folder `root` (default: the folder holding this
+    package), None when the module has no file there."""
+    from pathlib import Path
+    base = Path(root) if root is not None else Path(__file__).resolve().parent.parent
+
+    def read(module: str) -> str | None:
+        stem = base.joinpath(*module.split("."))
+        for path, is_package in ((stem.with_suffix(".py"), False), (stem / "__init__.py", True)):
+            if path.is_file():
+                return path.read_text(), is_package
+        return None
+    return read
+
+
+class _Index:
+    """A module's top-level names: `defs` (name -> the def, class or assignment node,
+    docstrings removed) and `imports` (name -> (module, attribute), attribute None for a
+    module imported whole)."""
+
+    def __init__(self, module: str, text: str, is_package: bool, exists):
+        self.defs: dict[str, ast.AST] = {}
+        self.imports: dict[str, tuple[str, str | None]] = {}
+        tree = _strip_docstrings(ast.parse(text))
+        package = module if is_package else module.rpartition(".")[0]
+        for node in _top_level(tree.body):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.defs[node.name] = node
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    for name in ast.walk(target):
+                        if isinstance(name, ast.Name):
+                            self.defs[name.id] = node
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    parts = parts[:len(parts) - node.level + 1]
+                    base = ".".join(parts + ([node.module] if node.module else []))
+                for alias in node.names:
+                    sub = f"{base}.{alias.name}"
+                    self.imports[alias.asname or alias.name] = (sub, None) if exists(sub) else (base, alias.name)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        self.imports[alias.asname] = (alias.name, None)
+
+
+def _top_level(body):
+    """Module-level statements, those inside top-level if / try / with blocks too."""
+    for node in body:
+        if isinstance(node, (ast.If, ast.Try, ast.With)):
+            inner = [*node.body, *getattr(node, "orelse", []), *getattr(node, "finalbody", [])]
+            for handler in getattr(node, "handlers", []):
+                inner += handler.body
+            yield from _top_level(inner)
+        else:
+            yield node
+
+
+def _references(node: ast.AST):
+    """(name, attribute or None) of every name `node` loads, `name.attr` for attributes."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name):
+            yield sub.value.id, sub.attr
+        elif isinstance(sub, ast.Name):
+            yield sub.id, None
+
+
+def closure_digest(path: str, read=None) -> str | None:
+    """12 hex digits of sha256 over `closure(path, read)`; None when there is no such
+    function."""
+    parts = closure(path, read)
+    if parts is None:
+        return None
+    text = "\n".join(f"{name}:{dump}" for name, dump in sorted(parts.items()))
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def closure(path: str, read=None) -> dict[str, str] | None:
+    """{dotted name: syntax tree dump} of the function at dotted `path` and of every
+    module-level definition it reaches by name in the `FOLLOWED` modules, docstrings
+    removed; None when there is no such function. `read(module)` gives a module's source
+    text and whether it is a package (default: `package_reader()`, this package's files)."""
+    read = read or package_reader()
+    indexes: dict[str, _Index | None] = {}
+
+    def index(module: str) -> _Index | None:
+        if module not in indexes:
+            found = read(module) if module.startswith("minelab") else None
+            indexes[module] = None if found is None else _Index(module, *found, exists)
+        return indexes[module]
+
+    def exists(module: str) -> bool:
+        return module.startswith("minelab") and read(module) is not None
+
+    module, _, name = path.rpartition(".")
+    root = index(module)
+    if root is None or not isinstance(root.defs.get(name), (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    parts: dict[tuple[str, str], str] = {}
+    todo = [(module, name)]
+    while todo:
+        where, what = todo.pop()
+        if (where, what) in parts:
+            continue
+        mod = index(where)
+        if mod is None:
+            continue
+        node = mod.defs.get(what)
+        if node is None:
+            target = mod.imports.get(what)  # a name the module re-exports
+            if target and target[1] is not None and _followed(target[0]):
+                todo.append(target)
+            continue
+        parts[(where, what)] = ast.dump(node, include_attributes=False)
+        for ref, attr in _references(node):
+            if ref in mod.defs:
+                todo.append((where, ref))
+            elif ref in mod.imports:
+                target, member = mod.imports[ref]
+                if member is None and attr is not None and _followed(target):
+                    todo.append((target, attr))
+                elif member is not None and _followed(target):
+                    todo.append((target, member))
+    return {f"{where}.{what}": dump for (where, what), dump in parts.items()}
+
+
 def maker_token(name: str, depth: int = 8) -> str:
     """"fn:<module>.<function>=<digest>" of the minelab function building a result named
     `name`: the nearest caller named `name`, else the nearest caller in a minelab module
@@ -88,15 +238,18 @@ def maker_token(name: str, depth: int = 8) -> str:
 
 
 def function_token(fn) -> str:
-    """"fn:<module>.<name>=<digest>" of function `fn` (what `maker_token` finds on the stack)."""
+    """"fn:<module>.<name>=<digest> dep:<module>.<name>=<digest>" of function `fn` (what
+    `maker_token` finds on the stack)."""
     return _token(fn.__module__, inspect.unwrap(fn).__code__)
 
 
 def _token(module: str, code) -> str:
     try:
-        return f"fn:{module}.{code.co_name}={source_digest(code)}"
+        own = f"fn:{module}.{code.co_name}={source_digest(code)}"
     except (OSError, TypeError, SyntaxError):  # no source (a frozen or interactive function)
         return ""
+    reached = closure_digest(f"{module}.{code.co_name}")
+    return own if reached is None else f"{own} dep:{module}.{code.co_name}={reached}"  # None: a nested function
 
 
 def function_digest(path: str) -> str | None:
@@ -126,6 +279,10 @@ def stale_reason(code: str, agents: Mapping[str, str], kinds: Mapping[str, int] 
             path, _, digest = token[3:].partition("=")
             if functions and function_digest(path) != digest:
                 changed.append(f"function {path.rpartition('.')[2]}")
+        elif token.startswith("dep:"):
+            path, _, digest = token[4:].partition("=")
+            if functions and closure_digest(path) != digest:
+                changed.append(f"what function {path.rpartition('.')[2]} reaches")
         elif "@" in token:
             kind, _, rev = token.partition("@")
             if kinds is not None and str(kinds.get(kind)) != rev:
@@ -135,3 +292,11 @@ def stale_reason(code: str, agents: Mapping[str, str], kinds: Mapping[str, int] 
             if agents.get(name) != digest:
                 changed.append(name)
     return f"made by an earlier version of {', '.join(changed)}" if changed else ""
+
+
+def helpers_unchecked(code: str) -> list[str]:
+    """The functions stamp `code` names by `fn:` without a `dep:` token: for them only the
+    function's own source is checked, not the helpers and constants it reaches."""
+    tokens = code.split() if isinstance(code, str) else []
+    reached = {t[4:].partition("=")[0] for t in tokens if t.startswith("dep:")}
+    return sorted({p for t in tokens if t.startswith("fn:") and (p := t[3:].partition("=")[0]) not in reached})

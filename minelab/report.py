@@ -154,7 +154,7 @@ class PaperResult:
     table: pd.DataFrame | None
     measured: list[dict] = field(default_factory=list)
     runs: pd.DataFrame | None = None  # a replicated result's per-run tables (column `run`); None for one run
-    maker: str = ""  # "fn:<module>.<function>=<digest>" of the function that built it (found when built)
+    maker: str = ""  # "fn:<module>.<function>=<digest> dep:..." of the function that built it (found when built)
 
     def __post_init__(self):
         if not self.maker:
@@ -191,7 +191,7 @@ def publish(result: PaperResult, paper: str, notebook: str, profile: str) -> Pap
         raise ValueError(f"publish needs a PaperResult, got {type(result).__name__}")
     _check_paper(paper)
     name = output_name(_check_name(result.name), profile)
-    code = " ".join(sorted(set(_take_noted()) | ({result.maker} - {""})))
+    code = " ".join(sorted({token for noted in [*_take_noted(), result.maker] for token in noted.split()}))
     if result.figure is not None:
         save_figure(result.figure, paper, name)
     if result.table is not None:

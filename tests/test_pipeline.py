@@ -560,8 +560,8 @@ def test_the_maker_of_a_result_is_the_function_that_built_it(tmp_path, monkeypat
     provenance.take()
     result = antimatroid2012.check_mine_uniformity(boards=40, tasks=1, executor="serial")
     path = "minelab.papers.antimatroid2012.check_mine_uniformity"
-    digest = provenance.function_digest(path)
-    assert result.maker == f"fn:{path}={digest}" and len(digest) == 12
+    digest, reached = provenance.function_digest(path), provenance.closure_digest(path)
+    assert result.maker == f"fn:{path}={digest} dep:{path}={reached}" and len(digest) == len(reached) == 12
     assert "mine_counts@1" in provenance.take()  # the sweep noted the task kind it served
     drawn = lordeiro2021_boards.drawing(lordeiro2021_boards.fig01_example_board)
     assert drawn.maker == provenance.function_token(lordeiro2021_boards.fig01_example_board)
@@ -584,6 +584,50 @@ def test_a_source_digest_ignores_docstrings_and_comments_but_not_code():
     assert a == b != c
 
 
+def _package_copy(tmp_path):
+    import shutil
+    import minelab
+    root = tmp_path / "src"
+    shutil.copytree(Path(minelab.__file__).parent, root / "minelab", ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def test_what_a_function_reaches_is_in_its_dep_digest(tmp_path):
+    """The dep: digest follows helpers and module constants by name, across the analysis
+    layer's modules, from source text alone: a helper's constant, a stats function's
+    code change it; a docstring, a comment or code outside what the function reaches do not."""
+    from minelab import provenance
+    root = _package_copy(tmp_path)
+    read = provenance.package_reader(root)
+    fn = "minelab.studies.strength.loss_profile"
+    assert provenance.closure_digest(fn, read) == provenance.closure_digest(fn)
+    reached = provenance.closure(fn)
+    assert {"minelab.studies.strength.level_losses", "minelab.studies.strength.EARLY_REVEALED",
+            "minelab.stats.wilson"} <= set(reached)  # a helper, its constant, a helper in another module
+    assert not any(name.startswith(("minelab.agents", "minelab.engine", "minelab.report")) for name in reached)
+
+    def digest_after(path, old, new):
+        target = root / path
+        text = target.read_text()
+        assert old in text, old
+        target.write_text(text.replace(old, new, 1))
+        try:
+            return provenance.closure_digest(fn, provenance.package_reader(root))
+        finally:
+            target.write_text(text)
+
+    before = provenance.closure_digest(fn, read)
+    strength, stats = "minelab/studies/strength.py", "minelab/stats.py"
+    assert digest_after(strength, "EARLY_REVEALED = ", "EARLY_REVEALED = 1 + ") != before
+    assert digest_after(stats, 'method="wilson"', 'method="exact"') != before
+    assert digest_after(stats, "def wilson(wins: int, games: int, confidence: float = 0.95) -> tuple[float, float]:\n",
+                        "def wilson(wins: int, games: int, confidence: float = 0.95) -> tuple[float, float]:\n"
+                        "    # a comment\n") == before
+    assert digest_after(strength, "def loss_profile(", "def _unused():\n    return 1\n\n\ndef loss_profile(") == before
+    assert provenance.closure_digest("minelab.studies.strength.no_such_function") is None
+    assert provenance.closure_digest("minelab.studies.strength.EARLY_REVEALED") is None  # not a function
+
+
 def test_a_stamp_is_stale_when_an_agent_kind_or_function_changed():
     from minelab import provenance
     fn = "minelab.papers.antimatroid2012.check_mine_uniformity"
@@ -596,3 +640,9 @@ def test_a_stamp_is_stale_when_an_agent_kind_or_function_changed():
     assert "function check_mine_uniformity" in provenance.stale_reason(old, {}, {})
     assert provenance.stale_reason(old, {}, {}, functions=False) == ""
     assert provenance.stale_reason("", {}, {}) == ""
+    reached = provenance.closure_digest(fn)
+    assert provenance.stale_reason(f"{code} dep:{fn}={reached}", {"csp": "aa"}, {"play": 1}) == ""
+    assert "what function check_mine_uniformity reaches" in provenance.stale_reason(
+        f"{code} dep:{fn}=000000000000", {"csp": "aa"}, {"play": 1})
+    assert provenance.helpers_unchecked(code) == [fn]
+    assert provenance.helpers_unchecked(f"{code} dep:{fn}={reached}") == []
