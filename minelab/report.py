@@ -41,7 +41,8 @@ from .ledger import (AUTHORS_COLUMNS as _AUTHORS_COLUMNS, CATEGORIES as _CATEGOR
                      verdict)
 from .paths import figures_root, golden_digests, published_dir, results_root
 from .profiles import PROFILES
-from .provenance import maker_token as _maker_token, stale_reason as _stamp_stale, take as _take_noted
+from .provenance import helpers_unchecked, maker_token as _maker_token, stale_reason as _stamp_stale, \
+    take as _take_noted
 
 
 #: paper id -> title (DESIGN.md's table of papers), in report order.
@@ -1099,8 +1100,12 @@ def build_report(path: str | os.PathLike | None = None, *,
         "(`make reproduce`) from the data; do not edit by hand.", "",
         *ledger_markdown(all_lines, load_readings(published_dir)),
         *readings_markdown(published_dir),
-        "| paper | figures and tables | with a notebook | measured numbers |",
-        "|---|---:|---:|---:|",
+        "Each measured number and each result file carries the code stamp of what made it; the last "
+        "column counts those whose stamp covers only the source of the function that built them, not "
+        "the helpers and constants it reaches (`minelab.provenance.helpers_unchecked`): a rerun of "
+        "their notebook covers them.", "",
+        "| paper | figures and tables | with a notebook | measured numbers | stamps checked on the function only |",
+        "|---|---:|---:|---:|---:|",
     ]
     sections = []
     for paper, title in PAPERS.items():
@@ -1109,8 +1114,10 @@ def build_report(path: str | os.PathLike | None = None, *,
         folder = fig_root / paper
         measured = load_measured(paper)
         lines = all_lines[all_lines["paper"] == paper]
+        stamps = list(measured["code"]) + list(load_stamps(paper)["code"])
+        unchecked = sum(bool(helpers_unchecked(code)) for code in stamps)
         head.append(f"| [{paper}](#{paper}) | {len(paper_items)} | {(paper_items['notebook'] != '').sum()} "
-                    f"| {len(measured)} |")
+                    f"| {len(measured)} | {unchecked} of {len(stamps)} |")
         sec = ["", f"## {paper}", "", f"{title}", ""]
         if paper_items.empty:
             sec += ["No figures or tables listed in `data/published/items.csv`.", ""]

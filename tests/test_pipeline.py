@@ -538,6 +538,13 @@ def _made_by_a_function():
                               [{"item": "Stamp", "quantity": "x", "value": 1.0}])
 
 
+def _papers_table_row(text: str, paper: str) -> str:
+    """The row of `paper` in the report's table of papers."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| paper | figures and tables |"))
+    return next(line for line in lines[start:] if line.startswith(f"| [{paper}]"))
+
+
 def test_publish_stamps_the_function_agents_and_kinds_that_made_a_result(figs, monkeypatch):
     from minelab import provenance
     monkeypatch.setattr(report, "_maker_token", lambda name: f"fn:tests.made.{name}=abc")
@@ -551,6 +558,14 @@ def test_publish_stamps_the_function_agents_and_kinds_that_made_a_result(figs, m
     assert provenance.take() == []  # what was noted belongs to that result only
     report.publish(_made_by_a_function(), "antimatroid2012", "a.ipynb", "smoke")  # rerun: nothing noted now
     assert report.load_stamps("antimatroid2012")["code"].tolist() == ["fn:tests.made.made_by_a_function=abc"]
+    row = _papers_table_row(report.build_report().read_text(), "antimatroid2012")
+    assert row.endswith("| 2 of 2 |")  # the file and the number: stamped on the function's own source only
+    monkeypatch.setattr(report, "_maker_token", lambda name: f"fn:tests.made.{name}=abc dep:tests.made.{name}=def")
+    report.publish(_made_by_a_function(), "antimatroid2012", "a.ipynb", "smoke")
+    assert report.load_stamps("antimatroid2012")["code"].tolist() == [
+        "dep:tests.made.made_by_a_function=def fn:tests.made.made_by_a_function=abc"]  # tokens sorted one by one
+    row = _papers_table_row(report.build_report().read_text(), "antimatroid2012")
+    assert row.endswith("| 0 of 2 |")
 
 
 def test_the_maker_of_a_result_is_the_function_that_built_it(tmp_path, monkeypatch):
