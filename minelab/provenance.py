@@ -104,9 +104,10 @@ def package_reader(root: str | None = None):
 class _Index:
     """A module's top-level names: `defs` (name -> the def, class or assignment node,
     docstrings removed) and `imports` (name -> (module, attribute), attribute None for a
-    module imported whole)."""
+    module imported whole; `from package import x` gives (package, "x") whether x is a
+    submodule or a name: `closure` tells them apart)."""
 
-    def __init__(self, module: str, text: str, is_package: bool, exists):
+    def __init__(self, module: str, text: str, is_package: bool):
         self.defs: dict[str, ast.AST] = {}
         self.imports: dict[str, tuple[str, str | None]] = {}
         tree = _strip_docstrings(ast.parse(text))
@@ -127,12 +128,23 @@ class _Index:
                     parts = parts[:len(parts) - node.level + 1]
                     base = ".".join(parts + ([node.module] if node.module else []))
                 for alias in node.names:
-                    sub = f"{base}.{alias.name}"
-                    self.imports[alias.asname or alias.name] = (sub, None) if exists(sub) else (base, alias.name)
+                    self.imports[alias.asname or alias.name] = (base, alias.name)  # a module or a name in one
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
                         self.imports[alias.asname] = (alias.name, None)
+
+
+_PARSED: dict[tuple[str, str, bool], _Index] = {}
+
+
+def _parsed(module: str, text: str, is_package: bool) -> _Index:
+    """`_Index` of a module's text, parsed once per distinct text (a process stamping many
+    results reads the same files again and again)."""
+    key = (module, text, is_package)
+    if key not in _PARSED:
+        _PARSED[key] = _Index(module, text, is_package)
+    return _PARSED[key]
 
 
 def _top_level(body):
@@ -177,11 +189,15 @@ def closure(path: str, read=None) -> dict[str, str] | None:
     def index(module: str) -> _Index | None:
         if module not in indexes:
             found = read(module) if module.startswith("minelab") else None
-            indexes[module] = None if found is None else _Index(module, *found, exists)
+            indexes[module] = None if found is None else _parsed(module, *found)
         return indexes[module]
 
-    def exists(module: str) -> bool:
-        return module.startswith("minelab") and read(module) is not None
+    def resolve(imported):
+        """(module, None) for a module, (module, name) for a name in one."""
+        if imported is None or imported[1] is None:
+            return imported
+        sub = f"{imported[0]}.{imported[1]}"
+        return (sub, None) if sub.startswith("minelab") and read(sub) is not None else imported
 
     module, _, name = path.rpartition(".")
     root = index(module)
@@ -198,7 +214,7 @@ def closure(path: str, read=None) -> dict[str, str] | None:
             continue
         node = mod.defs.get(what)
         if node is None:
-            target = mod.imports.get(what)  # a name the module re-exports
+            target = resolve(mod.imports.get(what))  # a name the module re-exports
             if target and target[1] is not None and _followed(target[0]):
                 todo.append(target)
             continue
@@ -207,7 +223,7 @@ def closure(path: str, read=None) -> dict[str, str] | None:
             if ref in mod.defs:
                 todo.append((where, ref))
             elif ref in mod.imports:
-                target, member = mod.imports[ref]
+                target, member = resolve(mod.imports[ref])
                 if member is None and attr is not None and _followed(target):
                     todo.append((target, attr))
                 elif member is not None and _followed(target):
