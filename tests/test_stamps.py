@@ -110,3 +110,18 @@ def test_every_kept_result_is_made_by_todays_code():
             stale.append(f"{path.relative_to(root.parent.parent)}: {problem}")
     assert not stale, "kept results today's code would not serve (minelab keep --prune removes them):\n" + \
         "\n".join(stale)
+
+
+def test_the_committed_report_is_what_the_committed_data_gives(monkeypatch):
+    """figures/REPORT.md is built from the data (report.build_report): a committed result
+    whose report was not rebuilt leaves numbers a reader never sees."""
+    written = {}
+
+    def keep(path, text):
+        written[Path(path)] = text
+        return Path(path)
+    monkeypatch.setattr(report, "_write_text", keep)  # built, not written
+    report.build_report()
+    path = FIGURES / "REPORT.md"
+    assert written[path] == path.read_text(), \
+        "figures/REPORT.md is not what the committed data gives: run minelab.report.build_report()"
