@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from minelab import provenance  # noqa: E402
+from minelab import provenance, report  # noqa: E402
 
 FIGURES = ROOT / "figures"
 
@@ -67,10 +67,10 @@ def file_history(path: Path) -> list[str]:
 
 
 def _cell(text: str) -> str:
-    """A CSV cell as its number reads to 12 significant digits (the form results are
-    written in), so a rewrite of the digits alone is not a new number."""
+    """A CSV cell as its number reads at the significant digits results are written in
+    (`report.stable_float`), so a rewrite of the digits alone is not a new number."""
     try:
-        return repr(float(f"{float(text):.12g}"))
+        return repr(report.stable_float(float(text)))
     except ValueError:
         return text
 
