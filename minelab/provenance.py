@@ -39,6 +39,7 @@ the standard library, so every layer may use it.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import importlib
 import inspect
@@ -183,7 +184,7 @@ def closure(path: str, read=None) -> dict[str, str] | None:
     module-level definition it reaches by name in the `FOLLOWED` modules, docstrings
     removed; None when there is no such function. `read(module)` gives a module's source
     text and whether it is a package (default: `package_reader()`, this package's files)."""
-    read = read or package_reader()
+    read = functools.lru_cache(maxsize=None)(read or package_reader())  # resolve asks for a module again and again
     indexes: dict[str, _Index | None] = {}
 
     def index(module: str) -> _Index | None:
