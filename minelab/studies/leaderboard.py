@@ -72,7 +72,7 @@ SKIP = {
 TRAINED_REASON = ("trained before it plays (minelab.agents.gardea): its strength is its training budget's, and the "
                   "whole-board models play only the board they learnt on; measured in gardea2015's figures instead")
 # Agents slower than ~50 expert games/s: they play slow_expert_games on 16x30x99. None is
-# now (one core, measured here: csp ~2,300, hcsp ~2,000, gardea-csp ~2,600, best ~230 games/s).
+# (`minelab bench csp` measures the CSP family's expert games/s: docs/benchmarks.md).
 SLOW_AGENTS: tuple[str, ...] = ()
 
 # The learners whose memory is a table keyed by the whole board (minelab.agents.rl.table):
