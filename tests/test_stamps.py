@@ -2,6 +2,7 @@
 every measured row carries the code stamp of what made it (minelab.provenance), and a
 stamp that no longer matches today's agents, task kinds or functions fails here, naming
 the file or row and the one command that refreshes it."""
+import ast
 import importlib
 import pkgutil
 from pathlib import Path
@@ -58,6 +59,36 @@ def test_every_result_file_has_a_stamp(paper):
                          "rerun the notebook that makes each (minelab reproduce --only NAME)")
     gone = sorted(known - set(result_stems(paper)))
     assert not gone, f"figures/{paper}/{report.STAMPS_FILE} stamps files that do not exist: {gone}"
+
+
+def names_in_source() -> set[str]:
+    """Every string constant and function name of the package: a result's name is one of
+    them (a PaperResult's name, or the function that makes it)."""
+    names = set()
+    for path in (ROOT / "minelab").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                names.add(node.value)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.add(node.name)
+    return names
+
+
+def test_every_stamped_result_is_named_by_the_code():
+    """A result file no code names (a one-off run published under a name of its own) is not
+    what `minelab reproduce` makes: a rerun would never refresh it."""
+    known = names_in_source()
+    orphans = []
+    for paper in PAPERS:
+        for r in stamps(paper).to_dict("records"):
+            name = r["file"]
+            if r["profile"] != "quick":
+                suffix = "_" + r["profile"]
+                name = name[:-len(suffix)] if name.endswith(suffix) else name
+            if name not in known:
+                orphans.append(f"figures/{paper}/{r['file']}.* ({r['profile']})")
+    assert not orphans, "result files no code of the package names, so no rerun makes them:\n" + \
+        "\n".join(orphans)
 
 
 @pytest.mark.parametrize("paper", PAPERS)
