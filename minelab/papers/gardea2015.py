@@ -185,10 +185,13 @@ def fig_csp_board_size(size_games: int = SIZES["quick"]["size_games"], seed: int
     measured.append({"item": item, "quantity": f"win-rate drop, {first.level} to {last.level}", "value": d,
                      "ci_low": lo, "ci_high": hi, "games": int(first.games + last.games),
                      "note": "absolute drop (win-rate points); Newcombe 95% interval", "agents": AGENT})
-    measured.append({"item": item, "quantity": f"relative win-rate drop, {first.level} to {last.level}",
-                     "value": d / first.win_rate if first.win_rate > 0 else float("nan"),
-                     "games": int(first.games + last.games), "note": "drop / 8x8 win rate; no interval",
-                     "agents": AGENT})
+    if first.wins > 0 and last.wins > 0:  # 1 - (last's rate / first's): Katz's interval of the ratio
+        ratio = sps.contingency.relative_risk(int(last.wins), int(last.games), int(first.wins), int(first.games))
+        ci = ratio.confidence_interval(0.95)
+        measured.append({"item": item, "quantity": f"relative win-rate drop, {first.level} to {last.level}",
+                         "value": 1 - ratio.relative_risk, "ci_low": 1 - ci.high, "ci_high": 1 - ci.low,
+                         "games": int(first.games + last.games), "agents": AGENT,
+                         "note": f"drop / {first.level} win rate; 95% interval of the ratio of the two rates (Katz)"})
     measured = [m for m in measured if not (isinstance(m["value"], float) and math.isnan(m["value"]))]
     return PaperResult("fig_csp_board_size", fig, table, measured)
 
@@ -281,9 +284,10 @@ def board_size_text(result: PaperResult) -> str:
         d = ours[drop_key]
         text = (f" The drop is {100 * d['value']:.1f} win-rate points (Newcombe {100 * d['ci_low']:.1f}-"
                 f"{100 * d['ci_high']:.1f})")
-        rel = ours[rel_key]["value"] if rel_key in ours else float("nan")
-        if not np.isnan(rel):
-            text += f", {rel:.1%} relative; the paper (\"less than\") does not say which it means"
+        if rel_key in ours:
+            r = ours[rel_key]
+            text += (f", {r['value']:.1%} relative ({r['ci_low']:.1%}-{r['ci_high']:.1%}); the paper (\"less "
+                     "than\") does not say which it means")
         lines[-1] += text + "."
     lines += ["", "The ledger on the paper's three numbers:", ""]
     lines += judged_lines(PAPER, item, [f"win rate, {first.level}", f"win rate, {last.level}", drop_key])
