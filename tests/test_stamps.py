@@ -81,10 +81,7 @@ def test_every_stamped_result_is_named_by_the_code():
     orphans = []
     for paper in PAPERS:
         for r in stamps(paper).to_dict("records"):
-            name = r["file"]
-            if r["profile"] != "quick":
-                suffix = "_" + r["profile"]
-                name = name[:-len(suffix)] if name.endswith(suffix) else name
+            name = r["file"].removesuffix(report.output_name("", r["profile"]))  # the profile's suffix
             if name not in known:
                 orphans.append(f"figures/{paper}/{r['file']}.* ({r['profile']})")
     assert not orphans, "result files no code of the package names, so no rerun makes them:\n" + \
