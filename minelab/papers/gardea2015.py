@@ -192,7 +192,6 @@ def fig_csp_board_size(size_games: int = SIZES["quick"]["size_games"], seed: int
                          "value": 1 - ratio.relative_risk, "ci_low": 1 - ci.high, "ci_high": 1 - ci.low,
                          "games": int(first.games + last.games), "agents": AGENT,
                          "note": f"drop / {first.level} win rate; 95% interval of the ratio of the two rates (Katz)"})
-    measured = [m for m in measured if not (isinstance(m["value"], float) and math.isnan(m["value"]))]
     return PaperResult("fig_csp_board_size", fig, table, measured)
 
 
