@@ -82,8 +82,8 @@ def source_digest(obj) -> str:
 FOLLOWED = ("minelab.papers", "minelab.studies", "minelab.stats", "minelab.tasks")
 
 
-def _followed(module: str) -> bool:
-    return any(module == p or module.startswith(p + ".") for p in FOLLOWED)
+def _within(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
 
 
 def package_reader(root: str | None = None):
@@ -169,21 +169,28 @@ def _references(node: ast.AST):
             yield sub.id, None
 
 
-def closure_digest(path: str, read=None) -> str | None:
-    """12 hex digits of sha256 over `closure(path, read)`; None when there is no such
-    function."""
-    parts = closure(path, read)
+def closure_digest(path: str, read=None, followed: tuple[str, ...] = FOLLOWED,
+                   skipped: tuple[str, ...] = ()) -> str | None:
+    """12 hex digits of sha256 over `closure(path, read, followed, skipped)`; None when
+    there is no such function."""
+    parts = closure(path, read, followed, skipped)
     if parts is None:
         return None
     text = "\n".join(f"{name}:{dump}" for name, dump in sorted(parts.items()))
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
-def closure(path: str, read=None) -> dict[str, str] | None:
+def closure(path: str, read=None, followed: tuple[str, ...] = FOLLOWED,
+            skipped: tuple[str, ...] = ()) -> dict[str, str] | None:
     """{dotted name: syntax tree dump} of the function at dotted `path` and of every
-    module-level definition it reaches by name in the `FOLLOWED` modules, docstrings
-    removed; None when there is no such function. `read(module)` gives a module's source
-    text and whether it is a package (default: `package_reader()`, this package's files)."""
+    module-level definition it reaches by name in the modules under `followed` (default
+    `FOLLOWED`) and not under `skipped`, docstrings removed; None when there is no such
+    function. `read(module)` gives a module's source text and whether it is a package
+    (default: `package_reader()`, this package's files)."""
+
+    def _followed(module: str) -> bool:
+        return _within(module, followed) and not _within(module, skipped)
+
     read = functools.lru_cache(maxsize=None)(read or package_reader())  # resolve asks for a module again and again
     indexes: dict[str, _Index | None] = {}
 

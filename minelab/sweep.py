@@ -31,6 +31,13 @@ change of play). A file whose stamp differs from today's is recomputed
 (`StaleResultWarning`), and `load_results` treats it as missing. Every file records
 the minelab version that wrote it too (provenance only).
 
+Why a forgotten revision bump is caught: `kind_code(name)` lists every module-level
+definition of minelab (the agents aside: their golden playthroughs pin them) that the
+kind's function reaches by name, each with a digest of its syntax tree.
+`tests/test_task_kinds.py` compares it with a committed record and fails, naming the kind
+and the changed definitions, until the change is recorded: with the revision bumped when
+it changes what the kind returns, as it stands when it does not.
+
 Why a long task can stop and go on: a task that runs for hours (a learner's training
 run) may keep a checkpoint of where it is (`task_checkpoint()`: a file beside its result,
 `<key>.checkpoint.npz`, tagged with the task's key and code stamp). A rerun of the
@@ -89,7 +96,7 @@ __all__ = [
     "task_kind", "list_task_kinds", "task_key", "result_path", "default_results_dir", "kept_path", "keep",
     "prune_kept",
     "validate_tasks", "run_sweep", "load_results", "task_rows", "grid", "derive_seed",
-    "code_stamp", "kind_revisions", "task_checkpoint", "Checkpoint", "TaskError", "MissingResultsError",
+    "code_stamp", "kind_revisions", "kind_code", "task_checkpoint", "Checkpoint", "TaskError", "MissingResultsError",
     "CorruptResultWarning", "StaleResultWarning",
 ]
 
@@ -188,6 +195,29 @@ def kind_revisions() -> dict[str, int]:
     """{kind: revision} of every registered task kind: what a code stamp's "kind@revision"
     tokens are checked against (minelab.provenance)."""
     return {name: kind.revision for name, kind in _KINDS.items()}
+
+
+KIND_CODE_SKIPPED = ("minelab.agents",)  # pinned by their golden playthroughs, not by a kind's revision
+
+
+def kind_code(name: str) -> dict:
+    """What a registered task kind computes with, besides its params and its agents:
+    {"function": dotted path of its function, "revision": its revision, "parts": {dotted
+    name: 12 hex digits of sha256 over its syntax tree, docstrings removed}} of the function
+    and of every module-level function, class and constant of minelab, outside
+    `KIND_CODE_SKIPPED`, that it reaches by name (`provenance.closure`). A part that
+    changes may change what the kind returns, and a cached or kept result is checked
+    against the revision only: tests/test_task_kinds.py holds every kind to a record of
+    this, so each change is a revision bump considered."""
+    if name not in _KINDS:
+        raise ValueError(f"task kind {name!r} is not registered (known: {', '.join(list_task_kinds())})")
+    kind = _KINDS[name]
+    path = f"{kind.fn.__module__}.{kind.fn.__qualname__}"
+    parts = provenance.closure(path, followed=("minelab",), skipped=KIND_CODE_SKIPPED)
+    if parts is None:
+        raise ValueError(f"task kind {name!r}: {path} is not a module-level function of minelab")
+    return {"function": path, "revision": kind.revision,
+            "parts": {part: hashlib.sha256(dump.encode()).hexdigest()[:12] for part, dump in sorted(parts.items())}}
 
 
 def _import_task_module(module) -> None:
