@@ -24,8 +24,11 @@ alone, every module-level function, class and constant it reaches in the analysi
 (`FOLLOWED`: the papers, the studies, `minelab.stats` and `minelab.tasks`), docstrings
 removed. A helper's new bound or a module constant's new value therefore changes the
 `dep:` digest of every function that reads it. What it does not follow: the agents, whose
-changes show in their golden playthroughs, the task kinds, which carry revisions, and the
-engine and I/O below them. It is read from source text, not imported, so it can be
+changes show in their golden playthroughs, the task kinds, which carry revisions (held to
+a record of their own code by tests/test_task_kinds.py, `minelab.sweep.kind_code`), and
+the engine and I/O below them; nor code reached other than by a name in the source (a
+function looked up by a string, in a registry or with getattr, or a method of an object
+passed in). It is read from source text, not imported, so it can be
 computed on any commit's files (`closure_digest(path, read)`): that is how
 `tools/restamp_closures.py` gives a result made before `dep:` existed its `dep:` token,
 only where the function and everything it reaches read then as they read today. A stamp
