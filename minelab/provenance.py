@@ -187,12 +187,16 @@ def closure(path: str, read=None, followed: tuple[str, ...] = FOLLOWED,
             skipped: tuple[str, ...] = ()) -> dict[str, str] | None:
     """{dotted name: syntax tree dump} of the function at dotted `path` and of every
     module-level definition it reaches by name in the modules under `followed` (default
-    `FOLLOWED`) and not under `skipped`, docstrings removed; None when there is no such
-    function. `read(module)` gives a module's source text and whether it is a package
-    (default: `package_reader()`, this package's files)."""
+    `FOLLOWED`) and not under `skipped` (where a module is under prefixes of both, the
+    longest decides: ("minelab", "minelab.agents.saved") followed and ("minelab.agents",)
+    skipped follow every module but the agents' other ones), docstrings removed; None when
+    there is no such function. `read(module)` gives a module's source text and whether it
+    is a package (default: `package_reader()`, this package's files)."""
 
     def _followed(module: str) -> bool:
-        return _within(module, followed) and not _within(module, skipped)
+        def longest(prefixes):
+            return max((len(p) for p in prefixes if _within(module, (p,))), default=-1)
+        return longest(followed) > longest(skipped)
 
     read = functools.lru_cache(maxsize=None)(read or package_reader())  # resolve asks for a module again and again
     indexes: dict[str, _Index | None] = {}

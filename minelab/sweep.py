@@ -32,7 +32,7 @@ change of play). A file whose stamp differs from today's is recomputed
 the minelab version that wrote it too (provenance only).
 
 Why a forgotten revision bump is caught: `kind_code(name)` lists every module-level
-definition of minelab (the agents aside: their golden playthroughs pin them) that the
+definition of minelab (the agents' play aside: their golden playthroughs pin it) that the
 kind's function reaches by name, each with a digest of its syntax tree.
 `tests/test_task_kinds.py` compares it with a committed record and fails, naming the kind
 and the changed definitions, until the change is recorded: with the revision bumped when
@@ -197,15 +197,19 @@ def kind_revisions() -> dict[str, int]:
     return {name: kind.revision for name, kind in _KINDS.items()}
 
 
-KIND_CODE_SKIPPED = ("minelab.agents",)  # pinned by their golden playthroughs, not by a kind's revision
+# What kind_code follows: all of minelab but the agents, whose play their golden playthroughs
+# pin; their saving and loading (a training task's learners go through it) is followed.
+KIND_CODE_FOLLOWED = ("minelab", "minelab.agents.saved")
+KIND_CODE_SKIPPED = ("minelab.agents",)
 
 
 def kind_code(name: str) -> dict:
     """What a registered task kind computes with, besides its params and its agents:
     {"function": dotted path of its function, "revision": its revision, "parts": {dotted
     name: 12 hex digits of sha256 over its syntax tree, docstrings removed}} of the function
-    and of every module-level function, class and constant of minelab, outside
-    `KIND_CODE_SKIPPED`, that it reaches by name (`provenance.closure`). A part that
+    and of every module-level function, class and constant of minelab (the agents aside,
+    but for their saving and loading: `KIND_CODE_FOLLOWED`, `KIND_CODE_SKIPPED`) that it
+    reaches by name (`provenance.closure`). A part that
     changes may change what the kind returns, and a cached or kept result is checked
     against the revision only: tests/test_task_kinds.py holds every kind to a record of
     this, so each change is a revision bump considered."""
@@ -213,7 +217,7 @@ def kind_code(name: str) -> dict:
         raise ValueError(f"task kind {name!r} is not registered (known: {', '.join(list_task_kinds())})")
     kind = _KINDS[name]
     path = f"{kind.fn.__module__}.{kind.fn.__qualname__}"
-    parts = provenance.closure(path, followed=("minelab",), skipped=KIND_CODE_SKIPPED)
+    parts = provenance.closure(path, followed=KIND_CODE_FOLLOWED, skipped=KIND_CODE_SKIPPED)
     if parts is None:
         raise ValueError(f"task kind {name!r}: {path} is not a module-level function of minelab")
     return {"function": path, "revision": kind.revision,

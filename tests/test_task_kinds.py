@@ -86,12 +86,13 @@ def test_a_change_a_kind_reaches_is_named(monkeypatch):
     assert not any(p.startswith("mine_counts ") for p in problems)  # it never calls the runner's play
 
 
-def test_the_agents_are_not_followed():
-    from minelab import sweep
-
-    parts = registered_kinds()["play"]["parts"]
-    assert "minelab.tasks.play_task" in parts and "minelab.runner.play" in parts
-    assert not any(part.startswith(sweep.KIND_CODE_SKIPPED) for part in parts)
+def test_the_agents_are_not_followed_but_their_saving_is():
+    kinds = registered_kinds()
+    play, train = kinds["play"]["parts"], kinds["train_test"]["parts"]
+    assert "minelab.tasks.play_task" in play and "minelab.runner.play" in play
+    assert not any(part.startswith("minelab.agents.") for part in play)
+    agents = {part.rsplit(".", 1)[0] for part in train if part.startswith("minelab.agents.")}
+    assert agents == {"minelab.agents.saved"}  # the learners' save and load, not their play
 
 
 def test_an_unknown_kind_is_named():
