@@ -75,11 +75,28 @@ def _strip_docstrings(tree: ast.AST) -> ast.AST:
     return tree
 
 
+def _dump(node) -> str:
+    """A syntax tree as text, the same on every Python the package supports: `ast.dump`
+    is not (3.12 adds an empty `type_params` to every def, 3.13 leaves empty fields out), so
+    a field that is None or an empty list is left out here, whatever the version."""
+    if isinstance(node, ast.AST):
+        fields = []
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if value is None or (isinstance(value, list) and not value):
+                continue
+            fields.append(f"{name}={_dump(value)}")
+        return f"{type(node).__name__}({', '.join(fields)})"
+    if isinstance(node, list):
+        return "[" + ", ".join(_dump(item) for item in node) + "]"
+    return repr(node)
+
+
 def source_digest(obj) -> str:
     """12 hex digits of sha256 over the syntax tree of `obj`'s source (a function or a code
     object), docstrings removed: comments, docstrings and layout do not change it."""
     tree = _strip_docstrings(ast.parse(textwrap.dedent(inspect.getsource(obj))))
-    return hashlib.sha256(ast.dump(tree, include_attributes=False).encode()).hexdigest()[:12]
+    return hashlib.sha256(_dump(tree).encode()).hexdigest()[:12]
 
 
 FOLLOWED = ("minelab.papers", "minelab.studies", "minelab.stats", "minelab.tasks")
@@ -233,7 +250,7 @@ def closure(path: str, read=None, followed: tuple[str, ...] = FOLLOWED,
             if target and target[1] is not None and _followed(target[0]):
                 todo.append(target)
             continue
-        parts[(where, what)] = ast.dump(node, include_attributes=False)
+        parts[(where, what)] = _dump(node)
         for ref, attr in _references(node):
             if ref in mod.defs:
                 todo.append((where, ref))
