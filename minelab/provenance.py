@@ -102,8 +102,8 @@ def source_digest(obj) -> str:
 FOLLOWED = ("minelab.papers", "minelab.studies", "minelab.stats", "minelab.tasks")
 
 
-def _within(module: str, prefixes: tuple[str, ...]) -> bool:
-    return any(module == p or module.startswith(p + ".") for p in prefixes)
+def _under(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
 
 
 def package_reader(root: str | None = None):
@@ -211,8 +211,8 @@ def closure(path: str, read=None, followed: tuple[str, ...] = FOLLOWED,
     is a package (default: `package_reader()`, this package's files)."""
 
     def _followed(module: str) -> bool:
-        def longest(prefixes):
-            return max((len(p) for p in prefixes if _within(module, (p,))), default=-1)
+        def longest(prefixes):  # the length of the longest prefix holding the module, -1 if none
+            return max((len(p) for p in prefixes if _under(module, p)), default=-1)
         return longest(followed) > longest(skipped)
 
     read = functools.lru_cache(maxsize=None)(read or package_reader())  # resolve asks for a module again and again

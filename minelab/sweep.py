@@ -209,10 +209,10 @@ def kind_code(name: str) -> dict:
     name: 12 hex digits of sha256 over its syntax tree, docstrings removed}} of the function
     and of every module-level function, class and constant of minelab (the agents aside,
     but for their saving and loading: `KIND_CODE_FOLLOWED`, `KIND_CODE_SKIPPED`) that it
-    reaches by name (`provenance.closure`). A part that
-    changes may change what the kind returns, and a cached or kept result is checked
-    against the revision only: tests/test_task_kinds.py holds every kind to a record of
-    this, so each change is a revision bump considered."""
+    reaches by name (`provenance.closure`). A part that changes may change what the kind
+    returns, and a cached or kept result is checked against the revision only:
+    tests/test_task_kinds.py holds every kind to a record of this, so each change is a
+    revision bump considered."""
     if name not in _KINDS:
         raise ValueError(f"task kind {name!r} is not registered (known: {', '.join(list_task_kinds())})")
     kind = _KINDS[name]
